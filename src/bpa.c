@@ -1,0 +1,861 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpa.c
+ *	  Buffered partitioned array: insert, find, remove, sorted iteration,
+ *	  range map, split and rebuild over a byte region.
+ *
+ * See bpa.h for the structure and its invariants.  Region layout:
+ *
+ *	 BpaHeader | uint16 block_count[B] | sorted bits | pad to 8 |
+ *	 log[L] | header[B] | blocks[B][S]
+ *
+ * This file depends on the C standard library only.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bpa.h"
+
+#include <string.h>
+
+#define BPA_ALIGN(x)	(((x) + 7) & ~((size_t) 7))
+
+/* Scratch areas, in slots, for a layout: blocks copy, log copy, output. */
+#define AREA_BLOCKS(l)	((size_t) 0)
+#define AREA_LOG(l)		((size_t) (l)->num_blocks * (l)->block_size)
+#define AREA_OUT(l)		(AREA_LOG(l) + (l)->log_size + 1)
+
+/* Byte offset of the block count array. */
+static inline size_t
+counts_offset(void)
+{
+	return sizeof(BpaHeader);
+}
+
+/* Byte offset of the sorted bit vector. */
+static inline size_t
+sorted_offset(const BpaLayout *l)
+{
+	return counts_offset() + sizeof(uint16_t) * l->num_blocks;
+}
+
+/* Byte offset of the first log slot. */
+static inline size_t
+log_offset(const BpaLayout *l)
+{
+	return BPA_ALIGN(sorted_offset(l) + (l->num_blocks + 7) / 8);
+}
+
+/* Byte offset of the first header slot. */
+static inline size_t
+header_offset(const BpaLayout *l)
+{
+	return log_offset(l) + (size_t) l->log_size * l->slot_width;
+}
+
+/* Byte offset of the first block slot. */
+static inline size_t
+blocks_offset(const BpaLayout *l)
+{
+	return header_offset(l) + (size_t) l->num_blocks * l->slot_width;
+}
+
+/* The fixed header of a region. */
+static inline BpaHeader *
+hdr(const char *region)
+{
+	return (BpaHeader *) region;
+}
+
+/* The per-block entry counts. */
+static inline uint16_t *
+block_counts(const char *region)
+{
+	return (uint16_t *) (region + counts_offset());
+}
+
+/* The per-block sorted bits. */
+static inline uint8_t *
+sorted_bits(const char *region)
+{
+	return (uint8_t *) (region + sorted_offset(&hdr(region)->layout));
+}
+
+/* Slot i of the log. */
+static inline char *
+log_slot(const char *region, int i)
+{
+	const BpaLayout *l = &hdr(region)->layout;
+
+	return (char *) region + log_offset(l) + (size_t) i * l->slot_width;
+}
+
+/* Header slot i: the lower bound of block i. */
+static inline char *
+header_slot(const char *region, int i)
+{
+	const BpaLayout *l = &hdr(region)->layout;
+
+	return (char *) region + header_offset(l) + (size_t) i * l->slot_width;
+}
+
+/* Slot j of block b. */
+static inline char *
+block_slot(const char *region, int b, int j)
+{
+	const BpaLayout *l = &hdr(region)->layout;
+
+	return (char *) region + blocks_offset(l) +
+		((size_t) b * l->block_size + j) * l->slot_width;
+}
+
+/* Is block b known to be in ascending order? */
+static inline bool
+block_is_sorted(const char *region, int b)
+{
+	return (sorted_bits(region)[b / 8] >> (b % 8)) & 1;
+}
+
+/* Record whether block b is in ascending order. */
+static inline void
+set_block_sorted(char *region, int b, bool sorted)
+{
+	uint8_t    *bits = sorted_bits(region);
+
+	if (sorted)
+		bits[b / 8] |= (uint8_t) (1 << (b % 8));
+	else
+		bits[b / 8] &= (uint8_t) ~(1 << (b % 8));
+}
+
+/* Bytes a region with this layout occupies. */
+size_t
+bpa_region_size(const BpaLayout *layout)
+{
+	return blocks_offset(layout) +
+		(size_t) layout->num_blocks * layout->block_size * layout->slot_width;
+}
+
+/* Is this layout usable? */
+bool
+bpa_layout_valid(const BpaLayout *layout)
+{
+	return layout->slot_width > 0 && layout->slot_width % 2 == 0 &&
+		layout->log_size >= 2 && layout->num_blocks >= 1 &&
+		layout->block_size >= 2;
+}
+
+/*
+ * Choose a layout filling region_size bytes.  A zero log_size or num_blocks
+ * asks for the default: a log of 1/16 of the slots and about as many
+ * blocks as slots per block.  block_size is the largest that fits.
+ */
+bool
+bpa_layout_fit(BpaLayout *layout, size_t region_size, uint16_t slot_width,
+			   uint16_t log_size, uint16_t num_blocks)
+{
+	size_t		total_slots;
+	size_t		rest;
+	size_t		block_size;
+	BpaLayout	probe;
+
+	if (slot_width == 0 || slot_width % 2 != 0 ||
+		region_size <= sizeof(BpaHeader) + 8)
+		return false;
+	total_slots = (region_size - sizeof(BpaHeader) - 8) / slot_width;
+	if (log_size == 0)
+		log_size = (uint16_t) (total_slots / 16 < 4 ? 4 : total_slots / 16);
+	if (total_slots <= log_size)
+		return false;
+	if (num_blocks == 0)
+	{
+		rest = total_slots - log_size;
+		num_blocks = 1;
+		while ((size_t) (num_blocks + 1) * (num_blocks + 1) <= rest)
+			num_blocks++;
+	}
+	probe.slot_width = slot_width;
+	probe.log_size = log_size;
+	probe.num_blocks = num_blocks;
+	probe.block_size = 0;
+	if (bpa_region_size(&probe) > region_size)
+		return false;
+	block_size = (region_size - bpa_region_size(&probe)) /
+		((size_t) num_blocks * slot_width);
+	if (block_size > UINT16_MAX)
+		block_size = UINT16_MAX;
+	probe.block_size = (uint16_t) block_size;
+	if (!bpa_layout_valid(&probe))
+		return false;
+	*layout = probe;
+	return true;
+}
+
+/* Bytes of scratch space the operations need. */
+size_t
+bpa_scratch_size(const BpaLayout *layout)
+{
+	return (AREA_OUT(layout) + AREA_LOG(layout) + layout->log_size + 1) *
+		layout->slot_width;
+}
+
+/* The most entries bpa_build accepts: every block keeps one free slot. */
+int
+bpa_block_capacity(const BpaLayout *layout)
+{
+	return layout->num_blocks * (layout->block_size - 1);
+}
+
+/* Entries a freshly built BPA receives at this fillfactor. */
+int
+bpa_fill_target(const BpaLayout *layout, int fillfactor)
+{
+	int			target = bpa_block_capacity(layout) * fillfactor / 100;
+
+	return target < 1 ? 1 : target;
+}
+
+/* The layout stored in a region. */
+const BpaLayout *
+bpa_layout(const char *region)
+{
+	return &hdr(region)->layout;
+}
+
+/* Number of entries stored. */
+int
+bpa_count(const char *region)
+{
+	return hdr(region)->nentries;
+}
+
+/* Make region an empty BPA with this layout. */
+void
+bpa_init(char *region, const BpaLayout *layout)
+{
+	memset(region, 0, log_offset(layout));
+	hdr(region)->layout = *layout;
+	memset(sorted_bits(region), 0xFF, (layout->num_blocks + 7) / 8);
+}
+
+/* Swap two slots of the given width. */
+static void
+swap_slots(char *a, char *b, uint16_t width)
+{
+	char		tmp[64];
+
+	while (width > 0)
+	{
+		uint16_t	chunk = width < sizeof(tmp) ? width : sizeof(tmp);
+
+		memcpy(tmp, a, chunk);
+		memcpy(a, b, chunk);
+		memcpy(b, tmp, chunk);
+		a += chunk;
+		b += chunk;
+		width -= chunk;
+	}
+}
+
+/* Insertion sort for short runs. */
+static void
+insertion_sort(char *slots, int n, uint16_t width, BpaCompareFn cmp, void *arg)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0; j--)
+		{
+			char	   *cur = slots + (size_t) j * width;
+
+			if (cmp(cur - width, cur, arg) <= 0)
+				break;
+			swap_slots(cur - width, cur, width);
+		}
+}
+
+/* Sort n slots in place (quicksort, median of three, insertion sort tail). */
+void
+bpa_sort_slots(char *slots, int n, uint16_t width, BpaCompareFn cmp, void *arg)
+{
+	while (n > 12)
+	{
+		char	   *lo = slots;
+		char	   *mid = slots + (size_t) (n / 2) * width;
+		char	   *hi = slots + (size_t) (n - 1) * width;
+		int			i;
+		int			store;
+
+		/* median of three into hi, used as the pivot */
+		if (cmp(mid, lo, arg) < 0)
+			swap_slots(mid, lo, width);
+		if (cmp(hi, lo, arg) < 0)
+			swap_slots(hi, lo, width);
+		if (cmp(mid, hi, arg) < 0)
+			swap_slots(mid, hi, width);
+
+		store = 0;
+		for (i = 0; i < n - 1; i++)
+		{
+			char	   *cur = slots + (size_t) i * width;
+
+			if (cmp(cur, hi, arg) < 0)
+			{
+				if (i != store)
+					swap_slots(cur, slots + (size_t) store * width, width);
+				store++;
+			}
+		}
+		swap_slots(slots + (size_t) store * width, hi, width);
+
+		/* recurse into the smaller side, loop on the larger */
+		if (store < n - store - 1)
+		{
+			bpa_sort_slots(slots, store, width, cmp, arg);
+			slots += (size_t) (store + 1) * width;
+			n -= store + 1;
+		}
+		else
+		{
+			bpa_sort_slots(slots + (size_t) (store + 1) * width,
+						   n - store - 1, width, cmp, arg);
+			n = store;
+		}
+	}
+	insertion_sort(slots, n, width, cmp, arg);
+}
+
+/*
+ * Replace the content of region by n ascending distinct slots, spread as
+ * evenly as possible over the blocks (the thesis' redistribute).
+ */
+void
+bpa_build(char *region, const char *sorted, int n)
+{
+	BpaHeader  *h = hdr(region);
+	const BpaLayout *l = &h->layout;
+	uint16_t   *counts = block_counts(region);
+	int			nblocks = n < l->num_blocks ? n : l->num_blocks;
+
+	memset(counts, 0, sizeof(uint16_t) * l->num_blocks);
+	memset(sorted_bits(region), 0xFF, (l->num_blocks + 7) / 8);
+	for (int b = 0; b < nblocks; b++)
+	{
+		int			first = (int) ((long) b * n / nblocks);
+		int			next = (int) ((long) (b + 1) * n / nblocks);
+		const char *src = sorted + (size_t) first * l->slot_width;
+
+		memcpy(block_slot(region, b, 0), src,
+			   (size_t) (next - first) * l->slot_width);
+		memcpy(header_slot(region, b), src, l->slot_width);
+		counts[b] = (uint16_t) (next - first);
+	}
+	h->log_count = 0;
+	h->used_blocks = (uint16_t) nblocks;
+	h->nentries = (uint16_t) n;
+}
+
+/* The block an entry belongs to: the last whose lower bound is <= slot. */
+static int
+destination_block(const char *region, const void *slot,
+				  BpaCompareFn cmp, void *arg)
+{
+	int			lo = 1;
+	int			hi = hdr(region)->used_blocks - 1;
+
+	/* find the last b in [1, used) with header[b] <= slot, else 0 */
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (cmp(header_slot(region, mid), slot, arg) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return hi < 1 ? 0 : hi;
+}
+
+/* The first block that can hold an entry for which before_start is false. */
+static int
+first_candidate_block(const char *region, BpaPredicateFn before_start,
+					  void *pred_arg)
+{
+	int			lo = 1;
+	int			hi = hdr(region)->used_blocks - 1;
+
+	if (before_start == NULL)
+		return 0;
+	/* the last b in [1, used) with before_start(header[b]) true, else 0 */
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (before_start(header_slot(region, mid), pred_arg))
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return hi < 1 ? 0 : hi;
+}
+
+/* Position of slot within block b, or -1. */
+static int
+find_in_block(const char *region, int b, const void *slot,
+			  BpaCompareFn cmp, void *arg)
+{
+	int			count = block_counts(region)[b];
+
+	if (block_is_sorted(region, b))
+	{
+		int			lo = 0;
+		int			hi = count - 1;
+
+		while (lo <= hi)
+		{
+			int			mid = (lo + hi) / 2;
+			int			c = cmp(block_slot(region, b, mid), slot, arg);
+
+			if (c == 0)
+				return mid;
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid - 1;
+		}
+		return -1;
+	}
+	for (int j = 0; j < count; j++)
+		if (cmp(block_slot(region, b, j), slot, arg) == 0)
+			return j;
+	return -1;
+}
+
+/* Position of slot within the log, or -1. */
+static int
+find_in_log(const char *region, const void *slot, BpaCompareFn cmp, void *arg)
+{
+	for (int i = 0; i < hdr(region)->log_count; i++)
+		if (cmp(log_slot(region, i), slot, arg) == 0)
+			return i;
+	return -1;
+}
+
+/* The stored slot equal to slot, or NULL. */
+const void *
+bpa_find(const char *region, const void *slot, BpaCompareFn cmp, void *arg)
+{
+	int			pos = find_in_log(region, slot, cmp, arg);
+	int			b;
+
+	if (pos >= 0)
+		return log_slot(region, pos);
+	if (hdr(region)->used_blocks == 0)
+		return NULL;
+	b = destination_block(region, slot, cmp, arg);
+	pos = find_in_block(region, b, slot, cmp, arg);
+	return pos >= 0 ? block_slot(region, b, pos) : NULL;
+}
+
+/*
+ * Copy every entry for which before_start is false into out, ascending.
+ * Uses the blocks and log areas of scratch; out must not overlap them.
+ */
+static int
+collect_sorted(const char *region, BpaCompareFn cmp, void *arg,
+			   BpaPredicateFn before_start, void *pred_arg,
+			   char *out, char *scratch)
+{
+	const BpaHeader *h = hdr(region);
+	const BpaLayout *l = &h->layout;
+	uint16_t	w = l->slot_width;
+	char	   *blocks = scratch + AREA_BLOCKS(l) * w;
+	char	   *logs = scratch + AREA_LOG(l) * w;
+	int			nblocks = 0;
+	int			nlog = h->log_count;
+	int			bi = 0;
+	int			li = 0;
+	int			n = 0;
+
+	/* blocks, in range order, each sorted in the copy if needed */
+	for (int b = first_candidate_block(region, before_start, pred_arg);
+		 b < h->used_blocks; b++)
+	{
+		int			count = block_counts(region)[b];
+		char	   *dst = blocks + (size_t) nblocks * w;
+
+		memcpy(dst, block_slot(region, b, 0), (size_t) count * w);
+		if (!block_is_sorted(region, b))
+			bpa_sort_slots(dst, count, w, cmp, arg);
+		nblocks += count;
+	}
+	memcpy(logs, log_slot(region, 0), (size_t) nlog * w);
+	bpa_sort_slots(logs, nlog, w, cmp, arg);
+
+	if (before_start != NULL)
+	{
+		while (bi < nblocks && before_start(blocks + (size_t) bi * w, pred_arg))
+			bi++;
+		while (li < nlog && before_start(logs + (size_t) li * w, pred_arg))
+			li++;
+	}
+
+	/* two-finger merge of blocks and log */
+	while (bi < nblocks || li < nlog)
+	{
+		const char *src;
+
+		if (li >= nlog ||
+			(bi < nblocks &&
+			 cmp(blocks + (size_t) bi * w, logs + (size_t) li * w, arg) < 0))
+			src = blocks + (size_t) bi++ * w;
+		else
+			src = logs + (size_t) li++ * w;
+		memcpy(out + (size_t) n++ * w, src, w);
+	}
+	return n;
+}
+
+/* Sorted iteration from a start: every entry not before_start, ascending. */
+int
+bpa_sorted(const char *region, BpaCompareFn cmp, void *arg,
+		   BpaPredicateFn before_start, void *pred_arg,
+		   char *out, char *scratch)
+{
+	return collect_sorted(region, cmp, arg, before_start, pred_arg,
+						  out, scratch);
+}
+
+/* Visit the entries of one block that lie in the range. */
+static int
+map_block(const char *region, int b, bool check_start, bool check_end,
+		  BpaPredicateFn before_start, BpaPredicateFn after_end,
+		  void *pred_arg, BpaVisitFn visit, void *visit_arg)
+{
+	int			count = block_counts(region)[b];
+	int			visited = 0;
+
+	for (int j = 0; j < count; j++)
+	{
+		const char *slot = block_slot(region, b, j);
+
+		if (check_start && before_start(slot, pred_arg))
+			continue;
+		if (check_end && after_end(slot, pred_arg))
+			continue;
+		visit(slot, visit_arg);
+		visited++;
+	}
+	return visited;
+}
+
+/*
+ * Unordered map over the entries that are neither before_start nor
+ * after_end: the log always, then only the blocks the header selects.
+ * Entries of blocks wholly inside the range are visited without tests.
+ */
+int
+bpa_map(const char *region, BpaPredicateFn before_start,
+		BpaPredicateFn after_end, void *pred_arg,
+		BpaVisitFn visit, void *visit_arg)
+{
+	const BpaHeader *h = hdr(region);
+	int			visited = 0;
+	int			b;
+
+	for (int i = 0; i < h->log_count; i++)
+	{
+		const char *slot = log_slot(region, i);
+
+		if (before_start && before_start(slot, pred_arg))
+			continue;
+		if (after_end && after_end(slot, pred_arg))
+			continue;
+		visit(slot, visit_arg);
+		visited++;
+	}
+
+	for (b = first_candidate_block(region, before_start, pred_arg);
+		 b < h->used_blocks; b++)
+	{
+		bool		check_start;
+		bool		check_end;
+
+		/* block b starts past the range: so do all later blocks */
+		if (b > 0 && after_end && after_end(header_slot(region, b), pred_arg))
+			break;
+		check_start = before_start != NULL &&
+			(b == 0 || before_start(header_slot(region, b), pred_arg));
+		check_end = after_end != NULL &&
+			(b + 1 >= h->used_blocks ||
+			 after_end(header_slot(region, b + 1), pred_arg));
+		visited += map_block(region, b, check_start, check_end,
+							 before_start, after_end, pred_arg,
+							 visit, visit_arg);
+	}
+	return visited;
+}
+
+/*
+ * Rebuild the region from its own entries plus an optional extra one
+ * (case 2b of the thesis): sort, merge, redistribute.
+ */
+static void
+redistribute(char *region, const void *extra, BpaCompareFn cmp, void *arg,
+			 char *scratch)
+{
+	const BpaLayout *l = &hdr(region)->layout;
+	uint16_t	w = l->slot_width;
+	char	   *out = scratch + AREA_OUT(l) * w;
+	int			n;
+
+	n = collect_sorted(region, cmp, arg, NULL, NULL, out, scratch);
+	if (extra != NULL)
+	{
+		int			pos = n;
+
+		/* insert extra at its place in the sorted output */
+		while (pos > 0 && cmp(out + (size_t) (pos - 1) * w, extra, arg) > 0)
+			pos--;
+		memmove(out + (size_t) (pos + 1) * w, out + (size_t) pos * w,
+				(size_t) (n - pos) * w);
+		memcpy(out + (size_t) pos * w, extra, w);
+		n++;
+	}
+	bpa_build(region, out, n);
+}
+
+/*
+ * Flush the log into the blocks when no block would become full
+ * (case 2a).  Returns false, changing nothing, if some block would.
+ */
+static bool
+flush_log(char *region, BpaCompareFn cmp, void *arg, char *scratch)
+{
+	BpaHeader  *h = hdr(region);
+	const BpaLayout *l = &h->layout;
+	uint16_t   *counts = block_counts(region);
+	uint16_t   *dest = (uint16_t *) scratch;
+	uint16_t   *incoming = dest + l->log_size;
+
+	memset(incoming, 0, sizeof(uint16_t) * l->num_blocks);
+	for (int i = 0; i < h->log_count; i++)
+	{
+		dest[i] = (uint16_t) destination_block(region, log_slot(region, i),
+											   cmp, arg);
+		if (counts[dest[i]] + ++incoming[dest[i]] >= l->block_size)
+			return false;
+	}
+	for (int i = 0; i < h->log_count; i++)
+	{
+		int			b = dest[i];
+
+		memcpy(block_slot(region, b, counts[b]), log_slot(region, i),
+			   l->slot_width);
+		if (counts[b] > 0 &&
+			cmp(block_slot(region, b, counts[b] - 1),
+				block_slot(region, b, counts[b]), arg) > 0)
+			set_block_sorted(region, b, false);
+		counts[b]++;
+	}
+	h->log_count = 0;
+	return true;
+}
+
+/*
+ * Insert slot.  Appends to the log; when that fills the log, flushes it
+ * (case 2a) or redistributes everything (case 2b).
+ */
+BpaInsertResult
+bpa_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
+		   char *scratch)
+{
+	BpaHeader  *h = hdr(region);
+	const BpaLayout *l = &h->layout;
+
+	if (bpa_find(region, slot, cmp, arg) != NULL)
+		return BPA_DUPLICATE;
+
+	/* case 1: the log keeps a free slot after the append */
+	if (h->log_count + 1 < l->log_size)
+	{
+		memcpy(log_slot(region, h->log_count++), slot, l->slot_width);
+		h->nentries++;
+		return BPA_INSERTED;
+	}
+
+	/* case 2: the append fills the log */
+	if (h->used_blocks > 0)
+	{
+		memcpy(log_slot(region, h->log_count++), slot, l->slot_width);
+		if (flush_log(region, cmp, arg, scratch))
+		{
+			h->nentries++;
+			return BPA_INSERTED;
+		}
+		h->log_count--;
+	}
+	if (h->nentries + 1 > bpa_block_capacity(l))
+		return BPA_FULL;
+	redistribute(region, slot, cmp, arg, scratch);
+	return BPA_INSERTED;
+}
+
+/* Remove the stored slot equal to slot; false if there is none. */
+bool
+bpa_remove(char *region, const void *slot, BpaCompareFn cmp, void *arg)
+{
+	BpaHeader  *h = hdr(region);
+	uint16_t	w = h->layout.slot_width;
+	uint16_t   *counts = block_counts(region);
+	int			pos = find_in_log(region, slot, cmp, arg);
+	int			b;
+
+	if (pos >= 0)
+	{
+		h->log_count--;
+		if (pos != h->log_count)
+			memcpy(log_slot(region, pos), log_slot(region, h->log_count), w);
+		h->nentries--;
+		return true;
+	}
+	if (h->used_blocks == 0)
+		return false;
+	b = destination_block(region, slot, cmp, arg);
+	pos = find_in_block(region, b, slot, cmp, arg);
+	if (pos < 0)
+		return false;
+	/* close the gap by shifting, which keeps a sorted block sorted */
+	memmove(block_slot(region, b, pos), block_slot(region, b, pos + 1),
+			(size_t) (counts[b] - pos - 1) * w);
+	counts[b]--;
+	h->nentries--;
+	return true;
+}
+
+/*
+ * Split: left keeps its nleft smallest entries, right (initialized with
+ * the same layout) receives the rest.  Returns the number in right.
+ */
+int
+bpa_split(char *left, char *right, int nleft, BpaCompareFn cmp, void *arg,
+		  char *scratch)
+{
+	const BpaLayout *l = &hdr(left)->layout;
+	uint16_t	w = l->slot_width;
+	char	   *out = scratch + AREA_OUT(l) * w;
+	int			n;
+
+	n = collect_sorted(left, cmp, arg, NULL, NULL, out, scratch);
+	if (nleft > n)
+		nleft = n;
+	bpa_init(right, l);
+	bpa_build(right, out + (size_t) nleft * w, n - nleft);
+	bpa_build(left, out, nleft);
+	return n - nleft;
+}
+
+/* Check the layout and the counters of a region. */
+static const char *
+check_counters(const char *region, size_t region_size)
+{
+	const BpaHeader *h = hdr(region);
+	const BpaLayout *l = &h->layout;
+	const uint16_t *counts = block_counts(region);
+	int			total = h->log_count;
+
+	if (region_size < sizeof(BpaHeader) || !bpa_layout_valid(l))
+		return "invalid BPA layout";
+	if (bpa_region_size(l) > region_size)
+		return "BPA layout larger than its region";
+	if (h->log_count >= l->log_size)
+		return "log has no free slot";
+	if (h->used_blocks > l->num_blocks)
+		return "more header slots in use than blocks";
+	for (int b = 0; b < l->num_blocks; b++)
+	{
+		if (counts[b] >= l->block_size)
+			return "block has no free slot";
+		if (b >= h->used_blocks && counts[b] != 0)
+			return "unused block is not empty";
+		total += counts[b];
+	}
+	if (total != h->nentries)
+		return "entry count does not match log and block counts";
+	return NULL;
+}
+
+/* Check header order, block ranges, sorted bits and distinct entries. */
+static const char *
+check_blocks(const char *region, BpaCompareFn cmp, void *arg)
+{
+	const BpaHeader *h = hdr(region);
+	const uint16_t *counts = block_counts(region);
+
+	for (int b = 0; b < h->used_blocks; b++)
+	{
+		const char *low = b > 0 ? header_slot(region, b) : NULL;
+		const char *high = b + 1 < h->used_blocks ?
+			header_slot(region, b + 1) : NULL;
+
+		if (high != NULL && cmp(header_slot(region, b), high, arg) >= 0)
+			return "header is not strictly ascending";
+		for (int j = 0; j < counts[b]; j++)
+		{
+			const char *slot = block_slot(region, b, j);
+
+			if (low != NULL && cmp(slot, low, arg) < 0)
+				return "block entry below its header bound";
+			if (high != NULL && cmp(slot, high, arg) >= 0)
+				return "block entry at or above the next header bound";
+			if (j > 0 && block_is_sorted(region, b) &&
+				cmp(block_slot(region, b, j - 1), slot, arg) >= 0)
+				return "block marked sorted is not in ascending order";
+			for (int k = 0; k < j; k++)
+				if (cmp(block_slot(region, b, k), slot, arg) == 0)
+					return "duplicate entry within a block";
+		}
+	}
+	return NULL;
+}
+
+/* Check that log entries are distinct and not also in the blocks. */
+static const char *
+check_log(const char *region, BpaCompareFn cmp, void *arg)
+{
+	const BpaHeader *h = hdr(region);
+
+	for (int i = 0; i < h->log_count; i++)
+	{
+		const char *slot = log_slot(region, i);
+
+		for (int k = 0; k < i; k++)
+			if (cmp(log_slot(region, k), slot, arg) == 0)
+				return "duplicate entry within the log";
+		if (h->used_blocks > 0 &&
+			find_in_block(region, destination_block(region, slot, cmp, arg),
+						  slot, cmp, arg) >= 0)
+			return "log entry also stored in a block";
+	}
+	return NULL;
+}
+
+/*
+ * Cheap check of the layout and counters only, enough to make every
+ * access to the region stay inside it.  NULL if they are sound.
+ */
+const char *
+bpa_check_shape(const char *region, size_t region_size)
+{
+	return check_counters(region, region_size);
+}
+
+/* Verify every invariant; NULL if the region is sound. */
+const char *
+bpa_check(const char *region, size_t region_size, BpaCompareFn cmp, void *arg)
+{
+	const char *problem = check_counters(region, region_size);
+
+	if (problem == NULL)
+		problem = check_blocks(region, cmp, arg);
+	if (problem == NULL)
+		problem = check_log(region, cmp, arg);
+	return problem;
+}

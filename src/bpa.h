@@ -1,0 +1,122 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpa.h
+ *	  Buffered partitioned array (BPA): the leaf data structure of bpindex.
+ *
+ * A BPA lives in one contiguous byte region (in the server, the content
+ * area of a leaf page).  It stores fixed-width slots, ordered by a
+ * caller-supplied comparator, in three sections:
+ *
+ *	 log	 log_size slots, unsorted, new entries are appended here;
+ *	 header	 num_blocks slots, sorted: the lower bound of each block;
+ *	 blocks	 num_blocks blocks of block_size slots each, unsorted inside a
+ *			 block, block i holding entries in [header[i], header[i + 1]).
+ *
+ * The module is pure: it never allocates memory, takes a lock or writes
+ * WAL.  Every function that needs temporary space takes a scratch buffer
+ * of at least bpa_scratch_size() bytes.  All entries are distinct under
+ * the comparator (in bpindex the heap TID is the last sort column), so a
+ * slot equal to a stored one is a duplicate.
+ *
+ * Invariants after every operation (checked by bpa_check):
+ *	 - the log has at least one free slot;
+ *	 - every block has at least one free slot;
+ *	 - header[0 .. used_blocks) is strictly increasing, blocks at or past
+ *	   used_blocks are empty, and block i holds only entries e with
+ *	   header[i] <= e (i > 0) and e < header[i + 1] (i + 1 < used_blocks);
+ *	 - a block whose sorted bit is set is in ascending order;
+ *	 - no entry is stored twice.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BPA_H
+#define BPA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Three-way comparison of two slots. */
+typedef int (*BpaCompareFn) (const void *a, const void *b, void *arg);
+
+/*
+ * A monotone predicate over slots: false for a (possibly empty) prefix of
+ * the sorted order and true for the rest, or the reverse for "before"
+ * predicates, see bpa_sorted() and bpa_map().
+ */
+typedef bool (*BpaPredicateFn) (const void *slot, void *arg);
+
+/* Callback for bpa_map(). */
+typedef void (*BpaVisitFn) (const void *slot, void *arg);
+
+/* The shape of a BPA, fixed when the region is initialized. */
+typedef struct BpaLayout
+{
+	uint16_t	slot_width;		/* bytes per slot, a multiple of 2 */
+	uint16_t	log_size;		/* slots in the log, >= 2 */
+	uint16_t	num_blocks;		/* blocks (and header slots), >= 1 */
+	uint16_t	block_size;		/* slots per block, >= 2 */
+} BpaLayout;
+
+/* The fixed part at the start of every region. */
+typedef struct BpaHeader
+{
+	BpaLayout	layout;
+	uint16_t	log_count;		/* entries in the log */
+	uint16_t	used_blocks;	/* header slots in use */
+	uint16_t	nentries;		/* entries in log and blocks */
+	uint16_t	reserved;
+	/* uint16_t block_count[num_blocks] follows, then the sorted bits */
+} BpaHeader;
+
+typedef enum BpaInsertResult
+{
+	BPA_INSERTED,				/* the entry is stored */
+	BPA_DUPLICATE,				/* an equal entry was already stored */
+	BPA_FULL					/* no room: the caller must split */
+} BpaInsertResult;
+
+/* Layout and sizing */
+extern size_t bpa_region_size(const BpaLayout *layout);
+extern bool bpa_layout_fit(BpaLayout *layout, size_t region_size,
+						   uint16_t slot_width, uint16_t log_size,
+						   uint16_t num_blocks);
+extern bool bpa_layout_valid(const BpaLayout *layout);
+extern size_t bpa_scratch_size(const BpaLayout *layout);
+extern int	bpa_block_capacity(const BpaLayout *layout);
+extern int	bpa_fill_target(const BpaLayout *layout, int fillfactor);
+
+/* Whole-region operations */
+extern void bpa_init(char *region, const BpaLayout *layout);
+extern void bpa_build(char *region, const char *sorted, int n);
+extern int	bpa_count(const char *region);
+extern const BpaLayout *bpa_layout(const char *region);
+
+/* Point operations */
+extern BpaInsertResult bpa_insert(char *region, const void *slot,
+								  BpaCompareFn cmp, void *arg, char *scratch);
+extern const void *bpa_find(const char *region, const void *slot,
+							BpaCompareFn cmp, void *arg);
+extern bool bpa_remove(char *region, const void *slot,
+					   BpaCompareFn cmp, void *arg);
+
+/* Range operations (read only) */
+extern int	bpa_sorted(const char *region, BpaCompareFn cmp, void *arg,
+					   BpaPredicateFn before_start, void *pred_arg,
+					   char *out, char *scratch);
+extern int	bpa_map(const char *region, BpaPredicateFn before_start,
+					BpaPredicateFn after_end, void *pred_arg,
+					BpaVisitFn visit, void *visit_arg);
+
+/* Restructuring */
+extern int	bpa_split(char *left, char *right, int nleft,
+					  BpaCompareFn cmp, void *arg, char *scratch);
+extern void bpa_sort_slots(char *slots, int n, uint16_t width,
+						   BpaCompareFn cmp, void *arg);
+
+/* Verification */
+extern const char *bpa_check(const char *region, size_t region_size,
+							 BpaCompareFn cmp, void *arg);
+extern const char *bpa_check_shape(const char *region, size_t region_size);
+
+#endif							/* BPA_H */

@@ -1,0 +1,450 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpbuild.c
+ *	  CREATE INDEX for bpindex: sort, fill leaves left to right, build the
+ *	  upper levels bottom-up, write the metapage last, WAL-log it all.
+ *
+ * Entries are sorted by a heap tuplesort over (key columns, heap TID)
+ * using the btree ordering operators of the key columns' operator
+ * families, which agree with support function 1.  Leaves receive
+ * bpa_fill_target() entries each, spread evenly over their blocks so that
+ * every block keeps free slots.  Blocks are allocated in order: block 0
+ * is the metapage, then the leaves, then each upper level.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/nbtree.h"
+#include "access/tableam.h"
+#include "access/xloginsert.h"
+#include "catalog/index.h"
+#include "catalog/pg_operator_d.h"
+#include "catalog/pg_type_d.h"
+#include "commands/progress.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/smgr.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/tuplesort.h"
+#include "utils/builtins.h"
+
+#include "bpindex.h"
+
+/* Fill of internal pages at build, leaving room for later downlinks. */
+#define BP_INTERNAL_FILLFACTOR 70
+
+/* (pivot, child) pairs of one level, waiting to get a parent. */
+typedef struct BpLevelItems
+{
+	char	   *pivots;
+	BlockNumber *children;
+	int			n;
+	int			capacity;
+} BpLevelItems;
+
+/* State of one CREATE INDEX. */
+typedef struct BpBuildState
+{
+	Relation	index;
+	BpSlotDesc	desc;
+	BpaLayout	layout;
+	int			leaf_target;	/* entries per leaf */
+	int			internal_capacity;
+	int			fillfactor;
+
+	Tuplesortstate *sort;
+	TupleTableSlot *sort_slot;	/* virtual slot fed to the sort */
+	TupleTableSlot *sorted_slot;	/* minimal tuple slot read back */
+	double		indtuples;
+
+	char	   *leaf_items;		/* entries of the leaf being filled */
+	int			nleaf;
+	bool		have_lowkey;
+	char	   *lowkey;			/* low key of the leaf being filled */
+	BlockNumber next_blkno;		/* block the next page will get */
+	BpLevelItems level;			/* downlinks to the pages written so far */
+	PGAlignedBlock page;
+} BpBuildState;
+
+/* Leaf fill from the index's reloptions. */
+static int
+index_fillfactor(Relation index)
+{
+	BpOptions  *opts = (BpOptions *) index->rd_options;
+
+	return opts ? opts->fillfactor : BP_DEFAULT_FILLFACTOR;
+}
+
+/*
+ * Compute the slot description and the leaf layout of an index, or raise
+ * an error if its entries are too wide for a page.
+ */
+static void
+choose_layout(Relation index, BpSlotDesc *desc, BpaLayout *layout,
+			  int *internal_capacity)
+{
+	bp_check_columns(index);
+	bp_init_slot_desc(index, desc);
+	*internal_capacity = bp_internal_capacity(desc);
+	if (!bpa_layout_fit(layout, bp_leaf_region_size(desc), desc->width, 0, 0) ||
+		bpa_block_capacity(layout) < 4 || *internal_capacity < 4)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("entries of index \"%s\" are too wide for bpindex (%u bytes)",
+						RelationGetRelationName(index), desc->width),
+				 errdetail("A bpindex page must hold at least four entries.")));
+}
+
+/* Fill page as the metapage of an index with this shape. */
+static void
+fill_metapage(Page page, const BpSlotDesc *desc, const BpaLayout *layout,
+			  int internal_capacity, int fillfactor, BlockNumber root,
+			  uint16 root_level)
+{
+	BpMetaPage	meta;
+
+	bp_init_page(page, BP_META, 0);
+	meta = BpPageGetMeta(page);
+	meta->magic = BP_META_MAGIC;
+	meta->version = BP_VERSION;
+	meta->root = root;
+	meta->root_level = root_level;
+	meta->natts = desc->natts;
+	meta->slot_width = desc->width;
+	meta->fillfactor = fillfactor;
+	meta->internal_capacity = internal_capacity;
+	meta->leaf_layout = *layout;
+}
+
+/* Fill page as a leaf holding n sorted entries, with the given fences. */
+static void
+fill_leaf(Page page, const BpSlotDesc *desc, const BpaLayout *layout,
+		  const char *items, int n, const char *lowkey, const char *highkey)
+{
+	uint16		flags = BP_LEAF;
+	char	   *region;
+
+	if (lowkey)
+		flags |= BP_HAS_LOW;
+	if (highkey)
+		flags |= BP_HAS_HIGH;
+	bp_init_page(page, flags, 0);
+	if (lowkey)
+		memcpy(bp_page_lowkey(page), lowkey, desc->width);
+	if (highkey)
+		memcpy(bp_page_highkey(page, desc->width), highkey, desc->width);
+	region = bp_leaf_region(page, desc->width);
+	bpa_init(region, layout);
+	bpa_build(region, items, n);
+}
+
+/* Append a downlink to the list of a level. */
+static void
+level_append(BpLevelItems *level, const char *pivot, BlockNumber child,
+			 uint16 width)
+{
+	if (level->n == level->capacity)
+	{
+		level->capacity = Max(64, level->capacity * 2);
+		level->pivots = level->pivots ?
+			repalloc_huge(level->pivots, (Size) level->capacity * width) :
+			palloc_extended((Size) level->capacity * width, MCXT_ALLOC_HUGE);
+		level->children = level->children ?
+			repalloc_huge(level->children, sizeof(BlockNumber) * level->capacity) :
+			palloc_extended(sizeof(BlockNumber) * level->capacity, MCXT_ALLOC_HUGE);
+	}
+	if (pivot)
+		memcpy(level->pivots + (Size) level->n * width, pivot, width);
+	else
+		memset(level->pivots + (Size) level->n * width, 0, width);
+	level->children[level->n++] = child;
+}
+
+/* Append the prepared page as the next block of the index. */
+static BlockNumber
+write_page(BpBuildState *state)
+{
+	Buffer		buf = ReadBufferExtended(state->index, MAIN_FORKNUM, P_NEW,
+										 RBM_NORMAL, NULL);
+	BlockNumber blkno = BufferGetBlockNumber(buf);
+
+	if (blkno != state->next_blkno)
+		elog(ERROR, "bpindex build of \"%s\" expected block %u, got %u",
+			 RelationGetRelationName(state->index), state->next_blkno, blkno);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	memcpy(BufferGetPage(buf), state->page.data, BLCKSZ);
+	MarkBufferDirty(buf);
+	UnlockReleaseBuffer(buf);
+	state->next_blkno++;
+	return blkno;
+}
+
+/*
+ * Write the leaf being filled.  highkey is the first entry of the next
+ * leaf, or NULL for the rightmost leaf.
+ */
+static void
+flush_leaf(BpBuildState *state, const char *highkey)
+{
+	uint16		width = state->desc.width;
+	Page		page = state->page.data;
+	BlockNumber blkno;
+
+	fill_leaf(page, &state->desc, &state->layout, state->leaf_items,
+			  state->nleaf, state->have_lowkey ? state->lowkey : NULL, highkey);
+	if (highkey)
+		BpPageGetOpaque(page)->rightlink = state->next_blkno + 1;
+	blkno = write_page(state);
+	level_append(&state->level, state->have_lowkey ? state->lowkey : NULL,
+				 blkno, width);
+	if (highkey)
+		memcpy(state->lowkey, highkey, width);
+	state->have_lowkey = true;
+	state->nleaf = 0;
+}
+
+/* Add the next entry, in sorted order, to the leaf level. */
+static void
+add_sorted_entry(BpBuildState *state, const char *slot)
+{
+	if (state->nleaf == state->leaf_target)
+		flush_leaf(state, slot);
+	memcpy(state->leaf_items + (Size) state->nleaf * state->desc.width, slot,
+		   state->desc.width);
+	state->nleaf++;
+}
+
+/*
+ * Write one level of internal pages over the downlinks in items and
+ * return the downlinks to the new pages.
+ */
+static BpLevelItems
+write_internal_level(BpBuildState *state, const BpLevelItems *items,
+					 uint16 level)
+{
+	uint16		width = state->desc.width;
+	int			per_page = Max(2, state->internal_capacity *
+							   BP_INTERNAL_FILLFACTOR / 100);
+	BpLevelItems parents = {0};
+	Page		page = state->page.data;
+
+	for (int first = 0; first < items->n; first += per_page)
+	{
+		int			n = Min(per_page, items->n - first);
+		bool		has_next = first + n < items->n;
+		BpInternalHeader *header;
+		BlockNumber blkno;
+
+		bp_init_page(page, BP_INTERNAL | (first > 0 ? BP_HAS_LOW : 0) |
+					 (has_next ? BP_HAS_HIGH : 0), level);
+		memcpy(bp_page_lowkey(page), items->pivots + (Size) first * width, width);
+		if (has_next)
+		{
+			memcpy(bp_page_highkey(page, width),
+				   items->pivots + (Size) (first + n) * width, width);
+			BpPageGetOpaque(page)->rightlink = state->next_blkno + 1;
+		}
+		header = bp_internal_header(page, width);
+		header->nitems = n;
+		header->capacity = state->internal_capacity;
+		memcpy(bp_internal_children(page, width), items->children + first,
+			   sizeof(BlockNumber) * n);
+		memcpy(bp_internal_pivot(page, width, 0),
+			   items->pivots + (Size) first * width, (Size) n * width);
+		blkno = write_page(state);
+		level_append(&parents, items->pivots + (Size) first * width, blkno,
+					 width);
+	}
+	return parents;
+}
+
+/* Feed one heap tuple's index entry to the sort. */
+static void
+build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
+			   bool tupleIsAlive, void *arg)
+{
+	BpBuildState *state = (BpBuildState *) arg;
+	TupleTableSlot *slot = state->sort_slot;
+	int			natts = state->desc.natts;
+
+	ExecClearTuple(slot);
+	memcpy(slot->tts_values, values, sizeof(Datum) * natts);
+	memcpy(slot->tts_isnull, isnull, sizeof(bool) * natts);
+	slot->tts_values[natts] = PointerGetDatum(tid);
+	slot->tts_isnull[natts] = false;
+	ExecStoreVirtualTuple(slot);
+	tuplesort_puttupleslot(state->sort, slot);
+	state->indtuples += 1;
+}
+
+/*
+ * Start a heap tuplesort over (key columns, TID), ordered by the btree
+ * "<" operators of the key columns' families, NULLs last.
+ */
+static void
+begin_sort(BpBuildState *state)
+{
+	Relation	index = state->index;
+	int			natts = state->desc.natts;
+	TupleDesc	sortdesc = CreateTemplateTupleDesc(natts + 1);
+	AttrNumber	attnums[INDEX_MAX_KEYS + 1];
+	Oid			operators[INDEX_MAX_KEYS + 1];
+	Oid			collations[INDEX_MAX_KEYS + 1];
+	bool		nulls_first[INDEX_MAX_KEYS + 1];
+
+	for (int i = 0; i < natts; i++)
+	{
+		Oid			type = index->rd_opcintype[i];
+
+		TupleDescCopyEntry(sortdesc, i + 1, RelationGetDescr(index), i + 1);
+		attnums[i] = i + 1;
+		operators[i] = get_opfamily_member(index->rd_opfamily[i], type, type,
+										   BTLessStrategyNumber);
+		if (!OidIsValid(operators[i]))
+			elog(ERROR, "missing operator %d(%u,%u) in opfamily %u",
+				 BTLessStrategyNumber, type, type, index->rd_opfamily[i]);
+		collations[i] = index->rd_indcollation[i];
+		nulls_first[i] = false;
+	}
+	TupleDescInitEntry(sortdesc, natts + 1, "ctid", TIDOID, -1, 0);
+	attnums[natts] = natts + 1;
+	operators[natts] = TIDLessOperator;
+	collations[natts] = InvalidOid;
+	nulls_first[natts] = false;
+
+	state->sort_slot = MakeSingleTupleTableSlot(sortdesc, &TTSOpsVirtual);
+	state->sorted_slot = MakeSingleTupleTableSlot(sortdesc, &TTSOpsMinimalTuple);
+	state->sort = tuplesort_begin_heap(sortdesc, natts + 1, attnums, operators,
+									   collations, nulls_first,
+									   maintenance_work_mem, NULL,
+									   TUPLESORT_NONE);
+}
+
+/* Read the sorted entries back and fill the leaves. */
+static void
+load_leaves(BpBuildState *state)
+{
+	TupleTableSlot *slot = state->sorted_slot;
+	int			natts = state->desc.natts;
+	char	   *entry = palloc(state->desc.width);
+	int64		done = 0;
+
+	state->leaf_items = palloc((Size) state->leaf_target * state->desc.width);
+	state->lowkey = palloc0(state->desc.width);
+	while (tuplesort_gettupleslot(state->sort, true, false, slot, NULL))
+	{
+		slot_getallattrs(slot);
+		bp_form_slot(&state->desc, entry, slot->tts_values, slot->tts_isnull,
+					 (ItemPointer) DatumGetPointer(slot->tts_values[natts]));
+		add_sorted_entry(state, entry);
+		if (++done % 10000 == 0)
+			pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, done);
+		CHECK_FOR_INTERRUPTS();
+	}
+	flush_leaf(state, NULL);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, done);
+	pfree(entry);
+}
+
+/* Build internal levels until one root remains; write the metapage. */
+static void
+finish_tree(BpBuildState *state)
+{
+	BpLevelItems items = state->level;
+	uint16		level = 0;
+	Buffer		metabuf;
+
+	while (items.n > 1)
+	{
+		items = write_internal_level(state, &items, ++level);
+		CHECK_FOR_INTERRUPTS();
+	}
+	metabuf = ReadBuffer(state->index, BP_METAPAGE_BLKNO);
+	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+	fill_metapage(BufferGetPage(metabuf), &state->desc, &state->layout,
+				  state->internal_capacity, state->fillfactor,
+				  items.children[0], level);
+	MarkBufferDirty(metabuf);
+	UnlockReleaseBuffer(metabuf);
+}
+
+/* ambuild: build a new bpindex index over the heap's existing rows. */
+IndexBuildResult *
+bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
+{
+	BpBuildState state = {0};
+	IndexBuildResult *result;
+	double		reltuples;
+
+	if (RelationGetNumberOfBlocks(index) != 0)
+		elog(ERROR, "index \"%s\" already contains data",
+			 RelationGetRelationName(index));
+
+	state.index = index;
+	state.fillfactor = index_fillfactor(index);
+	choose_layout(index, &state.desc, &state.layout, &state.internal_capacity);
+	state.leaf_target = bpa_fill_target(&state.layout, state.fillfactor);
+
+	/* block 0 stays a placeholder until the tree is complete */
+	bp_init_page(state.page.data, BP_META, 0);
+	write_page(&state);
+
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE,
+								 BP_BUILD_PHASE_SCAN);
+	begin_sort(&state);
+	reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
+									   build_callback, &state, NULL);
+
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE,
+								 BP_BUILD_PHASE_SORT);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL,
+								 (int64) state.indtuples);
+	tuplesort_performsort(state.sort);
+
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE,
+								 BP_BUILD_PHASE_LOAD);
+	load_leaves(&state);
+	finish_tree(&state);
+	tuplesort_end(state.sort);
+	ExecDropSingleTupleTableSlot(state.sort_slot);
+	ExecDropSingleTupleTableSlot(state.sorted_slot);
+
+	if (RelationNeedsWAL(index))
+		log_newpage_range(index, MAIN_FORKNUM, 0, state.next_blkno, true);
+
+	result = palloc(sizeof(IndexBuildResult));
+	result->heap_tuples = reltuples;
+	result->index_tuples = state.indtuples;
+	return result;
+}
+
+/* Write one page of the init fork and WAL-log it. */
+static void
+write_init_page(Relation index, BlockNumber blkno, Page page)
+{
+	PageSetChecksumInplace(page, blkno);
+	smgrextend(RelationGetSmgr(index), INIT_FORKNUM, blkno, (char *) page, true);
+	log_newpage(&RelationGetSmgr(index)->smgr_rnode.node, INIT_FORKNUM, blkno,
+				page, true);
+}
+
+/* ambuildempty: metapage and an empty root leaf in the init fork. */
+void
+bp_buildempty(Relation index)
+{
+	BpSlotDesc	desc;
+	BpaLayout	layout;
+	int			internal_capacity;
+	PGAlignedBlock page;
+
+	choose_layout(index, &desc, &layout, &internal_capacity);
+	fill_metapage(page.data, &desc, &layout, internal_capacity,
+				  index_fillfactor(index), 1, 0);
+	write_init_page(index, BP_METAPAGE_BLKNO, page.data);
+	fill_leaf(page.data, &desc, &layout, NULL, 0, NULL, NULL);
+	write_init_page(index, 1, page.data);
+	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
+}

@@ -1,0 +1,261 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpindex.h
+ *	  Declarations shared by the phases of the bpindex access method.
+ *
+ * src/README.md describes the page formats these structures define.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BPINDEX_H
+#define BPINDEX_H
+
+#include "access/amapi.h"
+#include "access/genam.h"
+#include "access/itup.h"
+#include "access/skey.h"
+#include "fmgr.h"
+#include "nodes/execnodes.h"
+#include "nodes/pathnodes.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+#include "utils/relcache.h"
+
+#include "bpa.h"
+
+/* Identification of bpindex pages and the metapage. */
+#define BP_PAGE_ID			0xB7F1
+#define BP_META_MAGIC		0x42504958	/* "BPIX" */
+#define BP_VERSION			1
+#define BP_METAPAGE_BLKNO	0
+
+/* Page kinds and flags, in BpPageOpaqueData.flags. */
+#define BP_META				(1 << 0)
+#define BP_LEAF				(1 << 1)
+#define BP_INTERNAL			(1 << 2)
+#define BP_HAS_LOW			(1 << 3)	/* low key is set (not leftmost) */
+#define BP_HAS_HIGH			(1 << 4)	/* high key and right-link are set */
+#define BP_KIND_MASK		(BP_META | BP_LEAF | BP_INTERNAL)
+
+/* Reloption defaults. */
+#define BP_DEFAULT_FILLFACTOR	90
+#define BP_MIN_FILLFACTOR		10
+
+/* Build progress subphases, reported through amphasename. */
+#define BP_BUILD_PHASE_SCAN		2
+#define BP_BUILD_PHASE_SORT		3
+#define BP_BUILD_PHASE_LOAD		4
+
+/* Special space of every page. */
+typedef struct BpPageOpaqueData
+{
+	uint16		flags;			/* BP_* kind and flags */
+	uint16		level;			/* 0 for leaves */
+	BlockNumber rightlink;		/* right sibling, if BP_HAS_HIGH */
+	uint16		page_id;		/* BP_PAGE_ID */
+	uint16		reserved;
+} BpPageOpaqueData;
+
+typedef BpPageOpaqueData *BpPageOpaque;
+
+#define BpPageGetOpaque(page) ((BpPageOpaque) PageGetSpecialPointer(page))
+
+/* Content of the metapage. */
+typedef struct BpMetaPageData
+{
+	uint32		magic;			/* BP_META_MAGIC */
+	uint32		version;		/* BP_VERSION */
+	BlockNumber root;			/* root page */
+	uint16		root_level;		/* level of the root, 0 if it is a leaf */
+	uint16		natts;			/* key columns */
+	uint16		slot_width;		/* bytes per slot */
+	uint16		fillfactor;		/* fillfactor used by the build */
+	uint16		internal_capacity;	/* pivots per internal page */
+	uint16		reserved;
+	BpaLayout	leaf_layout;	/* layout of every leaf's BPA */
+} BpMetaPageData;
+
+typedef BpMetaPageData *BpMetaPage;
+
+#define BpPageGetMeta(page) ((BpMetaPage) PageGetContents(page))
+
+/* Header of the content of an internal page, after its two fence keys. */
+typedef struct BpInternalHeader
+{
+	uint16		nitems;			/* children (and pivots) in use */
+	uint16		capacity;		/* children the page has room for */
+	uint32		reserved;
+} BpInternalHeader;
+
+/* Reloptions. */
+typedef struct BpOptions
+{
+	int32		vl_len_;		/* varlena header (do not touch directly!) */
+	int			fillfactor;		/* leaf fill at build, in percent */
+} BpOptions;
+
+/*
+ * How an index entry is laid out in a slot, and how slots compare.
+ * Slot: heap TID (6 bytes), null bits, then each key column at its
+ * alignment; the width is rounded up to the strictest alignment.
+ */
+typedef struct BpSlotDesc
+{
+	int			natts;
+	uint16		width;			/* bytes per slot */
+	uint16		align;			/* alignment of a slot */
+	uint16		null_offset;	/* offset of the null bitmap */
+	uint16		att_offset[INDEX_MAX_KEYS];
+	int16		att_len[INDEX_MAX_KEYS];
+	bool		att_byval[INDEX_MAX_KEYS];
+	Oid			collation[INDEX_MAX_KEYS];
+	FmgrInfo   *cmp_proc[INDEX_MAX_KEYS];	/* support function 1 */
+} BpSlotDesc;
+
+/* Everything a backend keeps about an open index (in rd_amcache). */
+typedef struct BpIndexState
+{
+	BpSlotDesc	slot;
+	BpMetaPageData meta;		/* copy of the metapage */
+	Size		leaf_region_size;	/* bytes of a leaf's BPA region */
+} BpIndexState;
+
+/* Monotone predicate over slots used to steer a descent. */
+typedef bool (*BpGoRightFn) (const void *slot, void *arg);
+
+/* Outcome of testing one index entry against the scan keys. */
+typedef enum BpKeyResult
+{
+	BP_KEY_MATCH,
+	BP_KEY_BELOW,				/* entry sorts before the range of a key */
+	BP_KEY_ABOVE				/* entry sorts after the range of a key */
+} BpKeyResult;
+
+/* One preprocessed scan key. */
+typedef struct BpScanKey
+{
+	int			attno;			/* 0-based index column */
+	StrategyNumber strategy;	/* btree strategy, 0 for NULL tests */
+	int			flags;			/* SK_SEARCHNULL, SK_SEARCHNOTNULL */
+	Datum		argument;
+	Oid			collation;
+	FmgrInfo	cmp;			/* (index type, argument type) comparison */
+} BpScanKey;
+
+/* The scan keys of a scan, ordered by column. */
+typedef struct BpScanKeys
+{
+	int			nkeys;
+	bool		unsatisfiable;	/* a key can never match (NULL argument) */
+	bool		exact;			/* the range predicates decide every key */
+	BpScanKey  *keys;
+	const BpSlotDesc *slot;
+} BpScanKeys;
+
+/* A leaf as copied by a scan: its entries in ascending order. */
+typedef struct BpScanPos
+{
+	BlockNumber blkno;			/* leaf the entries came from */
+	BlockNumber rightlink;
+	uint16		flags;			/* the leaf's BP_HAS_LOW / BP_HAS_HIGH */
+	int			nitems;
+	int			cur;			/* item last returned; -1 or nitems at ends */
+	char	   *items;			/* nitems slots */
+	char	   *lowkey;			/* one slot */
+	char	   *highkey;		/* one slot */
+	bool		valid;
+} BpScanPos;
+
+/* Scan state. */
+typedef struct BpScanOpaqueData
+{
+	BpScanKeys	keys;
+	BpScanPos	pos;
+	BpScanPos	mark;
+	char	   *scratch;		/* bpa_scratch_size bytes */
+	MemoryContext tuple_cxt;	/* index tuples for index-only scans */
+} BpScanOpaqueData;
+
+typedef BpScanOpaqueData *BpScanOpaque;
+
+/* bpindex.c */
+extern bytea *bp_options(Datum reloptions, bool validate);
+extern char *bp_phasename(int64 phasenum);
+
+/* bputils.c */
+extern BpIndexState *bp_get_state(Relation index);
+extern void bp_init_slot_desc(Relation index, BpSlotDesc *desc);
+extern int	bp_compare_slots(const void *a, const void *b, void *arg);
+extern void bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values,
+						 bool *isnull, ItemPointer tid);
+extern bool bp_slot_isnull(const BpSlotDesc *desc, const char *slot, int att);
+extern Datum bp_slot_datum(const BpSlotDesc *desc, const char *slot, int att);
+extern ItemPointer bp_slot_tid(const char *slot);
+extern void bp_slot_deform(const BpSlotDesc *desc, const char *slot,
+						   Datum *values, bool *isnull);
+extern Size bp_page_content_size(void);
+extern Size bp_leaf_region_size(const BpSlotDesc *desc);
+extern int	bp_internal_capacity(const BpSlotDesc *desc);
+extern void bp_init_page(Page page, uint16 flags, uint16 level);
+extern char *bp_page_lowkey(Page page);
+extern char *bp_page_highkey(Page page, uint16 width);
+extern char *bp_leaf_region(Page page, uint16 width);
+extern BpInternalHeader *bp_internal_header(Page page, uint16 width);
+extern BlockNumber *bp_internal_children(Page page, uint16 width);
+extern char *bp_internal_pivot(Page page, uint16 width, int i);
+extern void bp_set_page_bounds(Page page, uint16 width);
+extern Buffer bp_read_buffer(Relation index, BlockNumber blkno, int lockmode);
+extern void bp_check_page(Relation index, Buffer buf, Page page);
+extern void bp_read_meta(Relation index, BpMetaPageData *meta);
+extern void bp_check_columns(Relation index);
+
+/* bpsearch.c */
+extern void bp_prepare_keys(Relation index, ScanKey scankey, int nkeys,
+							BpScanKeys *out);
+extern BpKeyResult bp_test_keys(const BpScanKeys *keys, const char *slot);
+extern bool bp_below_range(const void *slot, void *keys);
+extern bool bp_above_range(const void *slot, void *keys);
+extern bool bp_not_above_range(const void *slot, void *keys);
+extern Buffer bp_descend(Relation index, BpGoRightFn go_right, void *arg,
+						 int lockmode);
+
+/* bpbuild.c */
+extern IndexBuildResult *bp_build(Relation heap, Relation index,
+								  IndexInfo *indexInfo);
+extern void bp_buildempty(Relation index);
+
+/* bpinsert.c */
+extern bool bp_insert(Relation index, Datum *values, bool *isnull,
+					  ItemPointer ht_ctid, Relation heapRel,
+					  IndexUniqueCheck checkUnique, bool indexUnchanged,
+					  IndexInfo *indexInfo);
+
+/* bpscan.c */
+extern IndexScanDesc bp_beginscan(Relation index, int nkeys, int norderbys);
+extern void bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+					  ScanKey orderbys, int norderbys);
+extern bool bp_gettuple(IndexScanDesc scan, ScanDirection dir);
+extern int64 bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
+extern void bp_endscan(IndexScanDesc scan);
+extern void bp_markpos(IndexScanDesc scan);
+extern void bp_restrpos(IndexScanDesc scan);
+
+/* bpvacuum.c */
+extern IndexBulkDeleteResult *bp_bulkdelete(IndexVacuumInfo *info,
+											IndexBulkDeleteResult *stats,
+											IndexBulkDeleteCallback callback,
+											void *callback_state);
+extern IndexBulkDeleteResult *bp_vacuumcleanup(IndexVacuumInfo *info,
+											   IndexBulkDeleteResult *stats);
+
+/* bpcost.c */
+extern void bp_costestimate(PlannerInfo *root, IndexPath *path,
+							double loop_count, Cost *indexStartupCost,
+							Cost *indexTotalCost,
+							Selectivity *indexSelectivity,
+							double *indexCorrelation, double *indexPages);
+
+/* bpvalidate.c */
+extern bool bp_validate(Oid opclassoid);
+
+#endif							/* BPINDEX_H */

@@ -1,0 +1,371 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpscan.c
+ *	  Ordered scans (iterate_range) and bitmap scans (map_range).
+ *
+ * An ordered scan copies one leaf at a time, under a shared content lock,
+ * into backend memory in sorted order (bpa_sorted merges the log with the
+ * blocks, sorting only the blocks whose sorted bit is clear), releases the
+ * lock and returns entries from the copy.  Forward it follows right-links;
+ * backward it descends again to the leaf just before the current leaf's
+ * low key.  A bitmap scan maps over each leaf under its lock without any
+ * sorting.  Readers never modify a page.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relscan.h"
+#include "miscadmin.h"
+#include "nodes/tidbitmap.h"
+#include "pgstat.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "bpindex.h"
+
+/* Slots a copied leaf can hold: every slot of the log and the blocks. */
+static int
+leaf_slot_capacity(const BpaLayout *layout)
+{
+	return layout->log_size + layout->num_blocks * layout->block_size;
+}
+
+/* Allocate the buffers of a scan position. */
+static void
+alloc_pos(BpScanPos *pos, const BpIndexState *state)
+{
+	uint16		width = state->slot.width;
+
+	pos->items = palloc((Size) leaf_slot_capacity(&state->meta.leaf_layout) * width);
+	pos->lowkey = palloc(width);
+	pos->highkey = palloc(width);
+	pos->valid = false;
+}
+
+/* Copy a scan position, items included. */
+static void
+copy_pos(BpScanPos *dst, const BpScanPos *src, uint16 width)
+{
+	char	   *items = dst->items;
+	char	   *lowkey = dst->lowkey;
+	char	   *highkey = dst->highkey;
+
+	*dst = *src;
+	dst->items = items;
+	dst->lowkey = lowkey;
+	dst->highkey = highkey;
+	if (!src->valid)
+		return;
+	memcpy(dst->items, src->items, (Size) src->nitems * width);
+	memcpy(dst->lowkey, src->lowkey, width);
+	memcpy(dst->highkey, src->highkey, width);
+}
+
+/* Start a scan. */
+IndexScanDesc
+bp_beginscan(Relation index, int nkeys, int norderbys)
+{
+	IndexScanDesc scan = RelationGetIndexScan(index, nkeys, norderbys);
+	BpIndexState *state = bp_get_state(index);
+	BpScanOpaque so = palloc0(sizeof(BpScanOpaqueData));
+
+	so->keys.keys = palloc(sizeof(BpScanKey) * Max(nkeys, 1));
+	alloc_pos(&so->pos, state);
+	alloc_pos(&so->mark, state);
+	so->scratch = palloc(bpa_scratch_size(&state->meta.leaf_layout));
+	so->tuple_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										  "bpindex scan tuples",
+										  ALLOCSET_SMALL_SIZES);
+	scan->xs_itupdesc = RelationGetDescr(index);
+	scan->opaque = so;
+	return scan;
+}
+
+/* (Re)start a scan with new keys. */
+void
+bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+		  ScanKey orderbys, int norderbys)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+
+	if (scankey && scan->numberOfKeys > 0)
+		memmove(scan->keyData, scankey, scan->numberOfKeys * sizeof(ScanKeyData));
+	bp_prepare_keys(scan->indexRelation, scan->keyData, scan->numberOfKeys,
+					&so->keys);
+	so->pos.valid = false;
+	so->mark.valid = false;
+}
+
+/* End a scan. */
+void
+bp_endscan(IndexScanDesc scan)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+
+	MemoryContextDelete(so->tuple_cxt);
+	pfree(so->pos.items);
+	pfree(so->mark.items);
+	pfree(so->scratch);
+	pfree(so->keys.keys);
+	pfree(so);
+	scan->opaque = NULL;
+}
+
+/*
+ * Copy the locked leaf in buf into the scan position, in sorted order,
+ * then release it.  Forward scans skip entries below the range.
+ */
+static void
+load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	uint16		width = so->keys.slot->width;
+	Page		page = BufferGetPage(buf);
+	BpPageOpaque opaque = BpPageGetOpaque(page);
+
+	pos->blkno = BufferGetBlockNumber(buf);
+	pos->flags = opaque->flags;
+	pos->rightlink = opaque->rightlink;
+	memcpy(pos->lowkey, bp_page_lowkey(page), width);
+	memcpy(pos->highkey, bp_page_highkey(page, width), width);
+	pos->nitems = bpa_sorted(bp_leaf_region(page, width),
+							 bp_compare_slots, (void *) so->keys.slot,
+							 ScanDirectionIsForward(dir) ? bp_below_range : NULL,
+							 &so->keys, pos->items, so->scratch);
+	UnlockReleaseBuffer(buf);
+	pos->cur = ScanDirectionIsForward(dir) ? -1 : pos->nitems;
+	pos->valid = true;
+}
+
+/* Find the first leaf of the range in the scan direction. */
+static void
+first_leaf(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	Buffer		buf;
+
+	buf = bp_descend(scan->indexRelation,
+					 ScanDirectionIsForward(dir) ? bp_below_range : bp_not_above_range,
+					 &so->keys, BUFFER_LOCK_SHARE);
+	load_leaf(scan, buf, dir);
+	pgstat_count_index_scan(scan->indexRelation);
+}
+
+/* A slot to descend to, with the description to compare it by. */
+typedef struct SlotBound
+{
+	const BpSlotDesc *desc;
+	const char *key;
+} SlotBound;
+
+/* go_right for the backward step: does slot sort before the bound? */
+static bool
+before_bound(const void *slot, void *arg)
+{
+	SlotBound  *bound = (SlotBound *) arg;
+
+	return bp_compare_slots(slot, bound->key, (void *) bound->desc) < 0;
+}
+
+/* Read the right sibling of a leaf, which must be a leaf. */
+static Buffer
+read_right_leaf(Relation index, BlockNumber blkno)
+{
+	Buffer		buf = bp_read_buffer(index, blkno, BUFFER_LOCK_SHARE);
+
+	if (!(BpPageGetOpaque(BufferGetPage(buf))->flags & BP_LEAF))
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" contains corrupted page at block %u",
+						RelationGetRelationName(index), blkno),
+				 errdetail_internal("The right-link of a leaf leads to a non-leaf page.")));
+	return buf;
+}
+
+/*
+ * Move the position to the next leaf in the scan direction.  Returns
+ * false when no further leaf can hold entries of the range.
+ */
+static bool
+step_leaf(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	Relation	index = scan->indexRelation;
+	Buffer		buf;
+
+	if (ScanDirectionIsForward(dir))
+	{
+		if (!(pos->flags & BP_HAS_HIGH) || bp_above_range(pos->highkey, &so->keys))
+			return false;
+		buf = read_right_leaf(index, pos->rightlink);
+	}
+	else
+	{
+		BlockNumber current = pos->blkno;
+		SlotBound	bound = {so->keys.slot, pos->lowkey};
+
+		if (!(pos->flags & BP_HAS_LOW) || bp_below_range(pos->lowkey, &so->keys))
+			return false;
+		/* descend to the leaf holding the entries just below the low key */
+		buf = bp_descend(index, before_bound, &bound, BUFFER_LOCK_SHARE);
+		if (BufferGetBlockNumber(buf) == current)
+		{
+			UnlockReleaseBuffer(buf);
+			ereport(ERROR,
+					(errcode(ERRCODE_INDEX_CORRUPTED),
+					 errmsg("index \"%s\" has a leaf at block %u whose low key leads back to itself",
+							RelationGetRelationName(index), current)));
+		}
+	}
+	load_leaf(scan, buf, dir);
+	return true;
+}
+
+/* Hand an entry to the executor: heap TID and, if wanted, the index tuple. */
+static void
+return_entry(IndexScanDesc scan, const char *slot)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+
+	scan->xs_heaptid = *bp_slot_tid(slot);
+	scan->xs_recheck = false;
+	if (scan->xs_want_itup)
+	{
+		MemoryContext old = MemoryContextSwitchTo(so->tuple_cxt);
+		Datum		values[INDEX_MAX_KEYS];
+		bool		isnull[INDEX_MAX_KEYS];
+
+		MemoryContextReset(so->tuple_cxt);
+		bp_slot_deform(so->keys.slot, slot, values, isnull);
+		scan->xs_itup = index_form_tuple(scan->xs_itupdesc, values, isnull);
+		MemoryContextSwitchTo(old);
+	}
+}
+
+/* amgettuple: the next matching entry in the scan direction. */
+bool
+bp_gettuple(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	bool		forward = ScanDirectionIsForward(dir);
+	int			step = forward ? 1 : -1;
+	uint16		width = so->keys.slot->width;
+
+	if (so->keys.unsatisfiable)
+		return false;
+	if (!pos->valid)
+		first_leaf(scan, dir);
+
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		while (pos->cur + step >= 0 && pos->cur + step < pos->nitems)
+		{
+			const char *slot;
+			BpKeyResult result;
+
+			pos->cur += step;
+			slot = pos->items + (Size) pos->cur * width;
+			result = bp_test_keys(&so->keys, slot);
+			if (result == BP_KEY_MATCH)
+			{
+				return_entry(scan, slot);
+				return true;
+			}
+			/* past the end of the range: stay here, so a reversal works */
+			if (forward ? bp_above_range(slot, &so->keys) :
+				bp_below_range(slot, &so->keys))
+				return false;
+		}
+		if (!step_leaf(scan, dir))
+		{
+			pos->cur = forward ? pos->nitems : -1;
+			return false;
+		}
+	}
+}
+
+/* State of a bitmap scan's visit of one leaf. */
+typedef struct BitmapVisit
+{
+	const BpScanKeys *keys;
+	ItemPointerData *tids;
+	int			ntids;
+} BitmapVisit;
+
+/* Collect the TID of an entry in the range that matches every key. */
+static void
+collect_tid(const void *slot, void *arg)
+{
+	BitmapVisit *visit = (BitmapVisit *) arg;
+
+	if (visit->keys->exact || bp_test_keys(visit->keys, slot) == BP_KEY_MATCH)
+		visit->tids[visit->ntids++] = *bp_slot_tid(slot);
+}
+
+/* amgetbitmap: map_range over the leaves of the range, unsorted. */
+int64
+bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	Relation	index = scan->indexRelation;
+	BpIndexState *state = bp_get_state(index);
+	uint16		width = state->slot.width;
+	BitmapVisit visit;
+	int64		total = 0;
+	Buffer		buf;
+
+	if (so->keys.unsatisfiable)
+		return 0;
+	visit.keys = &so->keys;
+	visit.tids = palloc(sizeof(ItemPointerData) *
+						leaf_slot_capacity(&state->meta.leaf_layout));
+	buf = bp_descend(index, bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
+	pgstat_count_index_scan(index);
+	for (;;)
+	{
+		Page		page = BufferGetPage(buf);
+		BpPageOpaque opaque = BpPageGetOpaque(page);
+		bool		last;
+		BlockNumber next = opaque->rightlink;
+
+		CHECK_FOR_INTERRUPTS();
+		visit.ntids = 0;
+		bpa_map(bp_leaf_region(page, width), bp_below_range, bp_above_range,
+				&so->keys, collect_tid, &visit);
+		last = !(opaque->flags & BP_HAS_HIGH) ||
+			bp_above_range(bp_page_highkey(page, width), &so->keys);
+		UnlockReleaseBuffer(buf);
+
+		if (visit.ntids > 0)
+			tbm_add_tuples(tbm, visit.tids, visit.ntids, false);
+		total += visit.ntids;
+		if (last)
+			break;
+		buf = read_right_leaf(index, next);
+	}
+	pfree(visit.tids);
+	return total;
+}
+
+/* Remember the current position for a merge join. */
+void
+bp_markpos(IndexScanDesc scan)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+
+	copy_pos(&so->mark, &so->pos, so->keys.slot->width);
+}
+
+/* Return to the remembered position. */
+void
+bp_restrpos(IndexScanDesc scan)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+
+	copy_pos(&so->pos, &so->mark, so->keys.slot->width);
+}

@@ -1,0 +1,299 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpsearch.c
+ *	  Scan key preparation, range predicates and tree descent.
+ *
+ * A scan's keys define a range of the index order.  bp_below_range and
+ * bp_above_range are monotone predicates over slots (true for a prefix,
+ * respectively a suffix, of the sorted order) that bound it, in the way
+ * nbtree's "required" keys do: they look at each key column in turn as
+ * long as the previous columns are pinned by = or IS NULL keys.  The
+ * descent, the leaf-to-leaf walk and the BPA's block selection all use
+ * them.  Every entry inside the bounds is still tested against all keys.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/nbtree.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+#include "bpindex.h"
+
+/* Does key pin its column to a single value (= or IS NULL)? */
+static inline bool
+key_is_equality(const BpScanKey *key)
+{
+	return key->strategy == BTEqualStrategyNumber ||
+		(key->flags & SK_SEARCHNULL) != 0;
+}
+
+/*
+ * Look up the comparison function between the index column's type and
+ * the key's argument type in the column's operator family.
+ */
+static void
+lookup_key_comparison(Relation index, int att, Oid subtype, FmgrInfo *cmp)
+{
+	Oid			opcintype = index->rd_opcintype[att];
+	Oid			proc;
+
+	if (!OidIsValid(subtype) || subtype == opcintype)
+	{
+		fmgr_info_copy(cmp, index_getprocinfo(index, att + 1, 1),
+					   CurrentMemoryContext);
+		return;
+	}
+	proc = get_opfamily_proc(index->rd_opfamily[att], opcintype, subtype, 1);
+	if (!OidIsValid(proc))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("missing support function 1(%s,%s) in operator family of index \"%s\"",
+						format_type_be(opcintype), format_type_be(subtype),
+						RelationGetRelationName(index))));
+	fmgr_info(proc, cmp);
+}
+
+/*
+ * Turn the executor's scan keys into BpScanKeys ordered by column.
+ * out->keys must have room for nkeys entries.
+ */
+void
+bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
+{
+	BpIndexState *state = bp_get_state(index);
+	int			n = 0;
+	int			pinned_through = -1;
+
+	out->slot = &state->slot;
+	out->unsatisfiable = false;
+	for (int i = 0; i < nkeys; i++)
+	{
+		ScanKey		sk = &scankey[i];
+		BpScanKey  *key = &out->keys[n];
+		int			pos;
+
+		key->attno = sk->sk_attno - 1;
+		key->flags = sk->sk_flags & (SK_SEARCHNULL | SK_SEARCHNOTNULL);
+		key->strategy = key->flags ? InvalidStrategy : sk->sk_strategy;
+		key->argument = sk->sk_argument;
+		key->collation = sk->sk_collation;
+		if ((sk->sk_flags & SK_ISNULL) && key->flags == 0)
+		{
+			/* "col op NULL" is never true */
+			out->unsatisfiable = true;
+			continue;
+		}
+		if (key->flags == 0)
+			lookup_key_comparison(index, key->attno, sk->sk_subtype, &key->cmp);
+
+		/* keep keys ordered by column (insertion, stable) */
+		for (pos = n; pos > 0 && out->keys[pos - 1].attno > key->attno; pos--)
+		{
+			BpScanKey	tmp = out->keys[pos];
+
+			out->keys[pos] = out->keys[pos - 1];
+			out->keys[pos - 1] = tmp;
+		}
+		n++;
+	}
+	out->nkeys = n;
+
+	/* exact: every keyed column follows columns pinned by equality keys */
+	out->exact = true;
+	for (int i = 0; i < n; i++)
+	{
+		if (out->keys[i].attno > pinned_through + 1)
+			out->exact = false;
+		if (key_is_equality(&out->keys[i]) &&
+			out->keys[i].attno == pinned_through + 1)
+			pinned_through = out->keys[i].attno;
+	}
+}
+
+/* Test one key against the corresponding column of slot. */
+static BpKeyResult
+test_key(const BpScanKey *key, const BpSlotDesc *desc, const char *slot)
+{
+	bool		isnull = bp_slot_isnull(desc, slot, key->attno);
+	int32		c;
+
+	if (key->flags & SK_SEARCHNULL)
+		return isnull ? BP_KEY_MATCH : BP_KEY_BELOW;
+	if (key->flags & SK_SEARCHNOTNULL)
+		return isnull ? BP_KEY_ABOVE : BP_KEY_MATCH;
+	if (isnull)
+		return BP_KEY_ABOVE;	/* NULLs sort after every value */
+
+	c = DatumGetInt32(FunctionCall2Coll((FmgrInfo *) &key->cmp, key->collation,
+										bp_slot_datum(desc, slot, key->attno),
+										key->argument));
+	switch (key->strategy)
+	{
+		case BTLessStrategyNumber:
+			return c < 0 ? BP_KEY_MATCH : BP_KEY_ABOVE;
+		case BTLessEqualStrategyNumber:
+			return c <= 0 ? BP_KEY_MATCH : BP_KEY_ABOVE;
+		case BTEqualStrategyNumber:
+			return c == 0 ? BP_KEY_MATCH : (c < 0 ? BP_KEY_BELOW : BP_KEY_ABOVE);
+		case BTGreaterEqualStrategyNumber:
+			return c >= 0 ? BP_KEY_MATCH : BP_KEY_BELOW;
+		case BTGreaterStrategyNumber:
+			return c > 0 ? BP_KEY_MATCH : BP_KEY_BELOW;
+	}
+	elog(ERROR, "unrecognized bpindex strategy number %d", key->strategy);
+	return BP_KEY_ABOVE;		/* keep compiler quiet */
+}
+
+/* Test every key; the first failure tells on which side the entry lies. */
+BpKeyResult
+bp_test_keys(const BpScanKeys *keys, const char *slot)
+{
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		BpKeyResult result = test_key(&keys->keys[i], keys->slot, slot);
+
+		if (result != BP_KEY_MATCH)
+			return result;
+	}
+	return BP_KEY_MATCH;
+}
+
+/*
+ * Is slot outside the range on the given side?  Walks the key columns in
+ * order; a column is looked at only while all earlier columns are pinned
+ * by equality keys that the slot satisfies.
+ */
+static bool
+outside_range(const BpScanKeys *keys, const char *slot, BpKeyResult side)
+{
+	int			i = 0;
+
+	for (int att = 0; i < keys->nkeys && keys->keys[i].attno == att; att++)
+	{
+		bool		pinned = false;
+		bool		all_equal = true;
+
+		for (; i < keys->nkeys && keys->keys[i].attno == att; i++)
+		{
+			const BpScanKey *key = &keys->keys[i];
+			BpKeyResult result = test_key(key, keys->slot, slot);
+
+			if (result == side)
+				return true;
+			if (key_is_equality(key))
+			{
+				pinned = true;
+				if (result != BP_KEY_MATCH)
+					all_equal = false;
+			}
+		}
+		if (!pinned || !all_equal)
+			return false;
+	}
+	return false;
+}
+
+/* Does slot sort before every entry the keys can match? */
+bool
+bp_below_range(const void *slot, void *keys)
+{
+	return outside_range((const BpScanKeys *) keys, slot, BP_KEY_BELOW);
+}
+
+/* Does slot sort after every entry the keys can match? */
+bool
+bp_above_range(const void *slot, void *keys)
+{
+	return outside_range((const BpScanKeys *) keys, slot, BP_KEY_ABOVE);
+}
+
+/* Negation of bp_above_range, to steer a descent to the range's end. */
+bool
+bp_not_above_range(const void *slot, void *keys)
+{
+	return !bp_above_range(slot, keys);
+}
+
+/* The last child whose pivot satisfies go_right, or child 0. */
+static int
+choose_child(Page page, uint16 width, BpGoRightFn go_right, void *arg)
+{
+	int			lo = 1;
+	int			hi = bp_internal_header(page, width)->nitems - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (go_right(bp_internal_pivot(page, width, mid), arg))
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return hi < 1 ? 0 : hi;
+}
+
+/*
+ * Read blkno and move right (Lehman-Yao) while go_right holds for the
+ * page's high key.  Returns the buffer locked in lockmode.
+ */
+static Buffer
+read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
+				  void *arg, int lockmode, uint16 expected_level)
+{
+	uint16		width = bp_get_state(index)->slot.width;
+
+	for (;;)
+	{
+		Buffer		buf = bp_read_buffer(index, blkno, lockmode);
+		Page		page = BufferGetPage(buf);
+		BpPageOpaque opaque = BpPageGetOpaque(page);
+
+		if ((opaque->flags & BP_META) || opaque->level != expected_level)
+			ereport(ERROR,
+					(errcode(ERRCODE_INDEX_CORRUPTED),
+					 errmsg("index \"%s\" contains corrupted page at block %u",
+							RelationGetRelationName(index), blkno),
+					 errdetail_internal("Expected a page at level %u, found level %u.",
+										expected_level, opaque->level)));
+		if (!(opaque->flags & BP_HAS_HIGH) ||
+			!go_right(bp_page_highkey(page, width), arg))
+			return buf;
+		blkno = opaque->rightlink;
+		UnlockReleaseBuffer(buf);
+	}
+}
+
+/*
+ * Descend from the root to the leaf where go_right turns false: at each
+ * level take the last child whose pivot satisfies go_right.  go_right
+ * must be monotone (true for a prefix of the order).  Returns the leaf
+ * locked in lockmode; upper pages are share-locked one at a time.
+ */
+Buffer
+bp_descend(Relation index, BpGoRightFn go_right, void *arg, int lockmode)
+{
+	uint16		width = bp_get_state(index)->slot.width;
+	BpMetaPageData meta;
+	BlockNumber blkno;
+	uint16		level;
+
+	bp_read_meta(index, &meta);
+	blkno = meta.root;
+	level = meta.root_level;
+	while (level > 0)
+	{
+		Buffer		buf = read_moving_right(index, blkno, go_right, arg,
+											BUFFER_LOCK_SHARE, level);
+		Page		page = BufferGetPage(buf);
+
+		blkno = bp_internal_children(page, width)[choose_child(page, width,
+															   go_right, arg)];
+		UnlockReleaseBuffer(buf);
+		level--;
+	}
+	return read_moving_right(index, blkno, go_right, arg, lockmode, 0);
+}

@@ -1,0 +1,155 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpvacuum.c
+ *	  VACUUM support: remove the entries of dead heap tuples, report stats.
+ *
+ * ambulkdelete walks the leaf level left to right, one leaf at a time
+ * under its exclusive content lock, and removes the entries whose heap
+ * TID the callback reports dead from the log and the blocks of the BPA,
+ * WAL-logged through generic WAL.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "commands/vacuum.h"
+#include "miscadmin.h"
+#include "utils/rel.h"
+
+#include "bpindex.h"
+
+/* Entries of one leaf that VACUUM found dead. */
+typedef struct DeadEntries
+{
+	IndexBulkDeleteCallback callback;
+	void	   *callback_state;
+	uint16		width;
+	char	   *slots;
+	int			n;
+} DeadEntries;
+
+/* go_right that never moves right: descends to the leftmost leaf. */
+static bool
+leftmost(const void *slot, void *arg)
+{
+	return false;
+}
+
+/* Remember an entry whose heap tuple is dead. */
+static void
+collect_dead(const void *slot, void *arg)
+{
+	DeadEntries *dead = (DeadEntries *) arg;
+
+	if (dead->callback(bp_slot_tid(slot), dead->callback_state))
+		memcpy(dead->slots + (Size) dead->n++ * dead->width, slot, dead->width);
+}
+
+/* Remove the dead entries of one exclusively locked leaf. */
+static void
+remove_dead(Relation index, Buffer buf, DeadEntries *dead,
+			IndexBulkDeleteResult *stats)
+{
+	BpIndexState *state = bp_get_state(index);
+	char	   *region = bp_leaf_region(BufferGetPage(buf), dead->width);
+
+	dead->n = 0;
+	bpa_map(region, NULL, NULL, NULL, collect_dead, dead);
+	if (dead->n > 0)
+	{
+		GenericXLogState *xlog = GenericXLogStart(index);
+		Page		page = GenericXLogRegisterBuffer(xlog, buf, 0);
+
+		region = bp_leaf_region(page, dead->width);
+		for (int i = 0; i < dead->n; i++)
+			if (!bpa_remove(region, dead->slots + (Size) i * dead->width,
+							bp_compare_slots, &state->slot))
+				elog(ERROR, "entry vanished from bpindex index \"%s\" during VACUUM",
+					 RelationGetRelationName(index));
+		GenericXLogFinish(xlog);
+		stats->tuples_removed += dead->n;
+	}
+	stats->num_index_tuples += bpa_count(region);
+}
+
+/* ambulkdelete: remove the entries of dead heap tuples, leaf by leaf. */
+IndexBulkDeleteResult *
+bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
+			  IndexBulkDeleteCallback callback, void *callback_state)
+{
+	Relation	index = info->index;
+	BpIndexState *state = bp_get_state(index);
+	const BpaLayout *layout = &state->meta.leaf_layout;
+	DeadEntries dead;
+	Buffer		buf;
+
+	if (stats == NULL)
+		stats = palloc0(sizeof(IndexBulkDeleteResult));
+	stats->num_index_tuples = 0;
+	dead.callback = callback;
+	dead.callback_state = callback_state;
+	dead.width = state->slot.width;
+	dead.slots = palloc((Size) (layout->log_size +
+								layout->num_blocks * layout->block_size) *
+						dead.width);
+
+	buf = bp_descend(index, leftmost, NULL, BUFFER_LOCK_EXCLUSIVE);
+	for (;;)
+	{
+		BpPageOpaque opaque = BpPageGetOpaque(BufferGetPage(buf));
+		BlockNumber next = opaque->rightlink;
+		bool		last = !(opaque->flags & BP_HAS_HIGH);
+
+		vacuum_delay_point();
+		remove_dead(index, buf, &dead, stats);
+		UnlockReleaseBuffer(buf);
+		if (last)
+			break;
+		buf = bp_read_buffer(index, next, BUFFER_LOCK_EXCLUSIVE);
+	}
+	pfree(dead.slots);
+	stats->num_pages = RelationGetNumberOfBlocks(index);
+	return stats;
+}
+
+/* Count the entries of every leaf. */
+static double
+count_entries(Relation index)
+{
+	uint16		width = bp_get_state(index)->slot.width;
+	double		total = 0;
+	Buffer		buf = bp_descend(index, leftmost, NULL, BUFFER_LOCK_SHARE);
+
+	for (;;)
+	{
+		Page		page = BufferGetPage(buf);
+		BpPageOpaque opaque = BpPageGetOpaque(page);
+		BlockNumber next = opaque->rightlink;
+		bool		last = !(opaque->flags & BP_HAS_HIGH);
+
+		vacuum_delay_point();
+		total += bpa_count(bp_leaf_region(page, width));
+		UnlockReleaseBuffer(buf);
+		if (last)
+			break;
+		buf = bp_read_buffer(index, next, BUFFER_LOCK_SHARE);
+	}
+	return total;
+}
+
+/* amvacuumcleanup: report pages and entries. */
+IndexBulkDeleteResult *
+bp_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
+{
+	if (info->analyze_only)
+		return stats;
+	if (stats == NULL)
+	{
+		stats = palloc0(sizeof(IndexBulkDeleteResult));
+		stats->num_index_tuples = count_entries(info->index);
+	}
+	stats->num_pages = RelationGetNumberOfBlocks(info->index);
+	stats->estimated_count = false;
+	return stats;
+}

@@ -1,0 +1,1528 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpa_model.h
+ *	  Reference model and randomized operation engine for testing the
+ *	  buffered partitioned array (src/bpa.c).
+ *
+ * Shared by the unit test (bpa_test.c) and the libFuzzer target
+ * (bpa_fuzz.c).  A BmEngine owns two BPA regions of the same layout (the
+ * one under test and a split target), each paired with a model: a plain
+ * sorted array of slots.  Every operation is applied to both and the
+ * outcomes are compared; a mismatch is reported by returning false with
+ * a description in bm_err.
+ *
+ * Slots come in two shapes:
+ *	 narrow	 8 bytes: int32 key, uint32 tid
+ *	 wide	 24 bytes: int64 key, uint32 tid, 12 bytes of padding that the
+ *			 comparator ignores (queries carry different padding than the
+ *			 stored copies, so the module must compare with the comparator
+ *			 and store the bytes it was given)
+ * ordered by (key, tid).  Keys come from a small domain so that equal keys
+ * with different tids are common.
+ *
+ * Everything is static inline so that either program may use any subset
+ * without unused-function warnings.
+ *
+ * test/bpa/bpa_model.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BPA_MODEL_H
+#define BPA_MODEL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/bpa.h"
+
+#define BM_MAX_WIDTH	64
+#define BM_MAX_BLOCKS	2048
+#define BM_GUARD		32
+#define BM_CMP_MAGIC	0x43504d42u
+#define BM_RANGE_MAGIC	0x4e524d42u
+#define BM_VISIT_MAGIC	0x53564d42u
+#define BM_WIDE_KEY_MULT INT64_C(4294967311)
+
+/* Last failure message, and room to prefix it with context. */
+static char bm_err[4096];
+static char bm_err_save[4096];
+
+/* Callbacks invoked with a wrong argument pointer since the last reset. */
+static long bm_arg_errors;
+
+/* Record a failure message in bm_err; always returns false. */
+static inline bool bm_fail(const char *fmt,...)
+			__attribute__((format(printf, 1, 2)));
+
+/* Record a failure message in bm_err; always returns false. */
+static inline bool
+bm_fail(const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(bm_err, sizeof(bm_err), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/* ------------------------------------------------------------------------
+ * Deterministic PRNG (xorshift64*)
+ * ------------------------------------------------------------------------
+ */
+typedef struct BmRng
+{
+	uint64_t	s;
+} BmRng;
+
+/* Seed a generator; any seed (including 0) is fine. */
+static inline void
+bm_rng_seed(BmRng *r, uint64_t seed)
+{
+	r->s = seed * UINT64_C(0x9E3779B97F4A7C15) + UINT64_C(0x632BE59BD9B4E019);
+	if (r->s == 0)
+		r->s = 1;
+}
+
+/* Next 64 random bits. */
+static inline uint64_t
+bm_rng_next(BmRng *r)
+{
+	uint64_t	x = r->s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	r->s = x;
+	return x * UINT64_C(0x2545F4914F6CDD1D);
+}
+
+/* Uniform-ish integer in [0, n); 0 when n is 0. */
+static inline uint32_t
+bm_rng_below(BmRng *r, uint32_t n)
+{
+	if (n == 0)
+		return 0;
+	return (uint32_t) ((bm_rng_next(r) >> 16) % n);
+}
+
+/* ------------------------------------------------------------------------
+ * Source of decisions: fuzz input bytes, or the PRNG
+ * ------------------------------------------------------------------------
+ */
+typedef struct BmSource
+{
+	const uint8_t *data;		/* fuzz input, or NULL to use rng only */
+	size_t		len;
+	size_t		pos;
+	bool		exhausted;		/* data ran out (rng used from then on) */
+	BmRng		rng;
+} BmSource;
+
+/* A source drawing every decision from a seeded PRNG. */
+static inline void
+bm_source_rng(BmSource *s, uint64_t seed)
+{
+	memset(s, 0, sizeof(*s));
+	bm_rng_seed(&s->rng, seed);
+}
+
+/* A source drawing decisions from fuzz input bytes. */
+static inline void
+bm_source_data(BmSource *s, const uint8_t *data, size_t len)
+{
+	memset(s, 0, sizeof(*s));
+	s->data = data;
+	s->len = len;
+	bm_rng_seed(&s->rng, len);
+}
+
+/* A value in [0, n), consuming as few input bytes as possible. */
+static inline uint32_t
+bm_src_below(BmSource *s, uint32_t n)
+{
+	uint32_t	v = 0;
+	int			nbytes;
+	int			i;
+
+	if (n <= 1)
+		return 0;
+	if (s->data == NULL || s->exhausted)
+		return bm_rng_below(&s->rng, n);
+	nbytes = n <= 256 ? 1 : (n <= 65536 ? 2 : 4);
+	for (i = 0; i < nbytes; i++)
+	{
+		if (s->pos >= s->len)
+		{
+			s->exhausted = true;
+			return bm_rng_below(&s->rng, n);
+		}
+		v = (v << 8) | s->data[s->pos++];
+	}
+	return v % n;
+}
+
+/* ------------------------------------------------------------------------
+ * Slots and callbacks
+ * ------------------------------------------------------------------------
+ */
+
+/* Comparator argument; the comparator verifies it is passed through. */
+typedef struct BmCmpArg
+{
+	uint32_t	magic;
+	uint16_t	width;			/* 8 (narrow) or 24 (wide) */
+	uint64_t	ncalls;
+} BmCmpArg;
+
+/* Key of a slot. */
+static inline int64_t
+bm_slot_key(uint16_t width, const void *slot)
+{
+	if (width == 8)
+	{
+		int32_t		k;
+
+		memcpy(&k, slot, sizeof(k));
+		return k;
+	}
+	else
+	{
+		int64_t		k;
+
+		memcpy(&k, slot, sizeof(k));
+		return k;
+	}
+}
+
+/* Tid (tie breaker) of a slot. */
+static inline uint32_t
+bm_slot_tid(uint16_t width, const void *slot)
+{
+	uint32_t	t;
+
+	memcpy(&t, (const char *) slot + (width == 8 ? 4 : 8), sizeof(t));
+	return t;
+}
+
+/* Build a slot; padding bytes (wide slots only) are random. */
+static inline void
+bm_slot_make(uint16_t width, char *out, int64_t key, uint32_t tid, BmRng *rng)
+{
+	int			i;
+
+	if (width == 8)
+	{
+		int32_t		k = (int32_t) key;
+
+		memcpy(out, &k, 4);
+		memcpy(out + 4, &tid, 4);
+	}
+	else
+	{
+		memcpy(out, &key, 8);
+		memcpy(out + 8, &tid, 4);
+		for (i = 12; i < width; i++)
+			out[i] = (char) bm_rng_next(rng);
+	}
+}
+
+/* Printable form of a slot (a few rotating static buffers). */
+static inline const char *
+bm_slot_str(uint16_t width, const void *slot)
+{
+	static char bufs[8][64];
+	static int	next;
+	char	   *b = bufs[next++ % 8];
+	int64_t		key = bm_slot_key(width, slot);
+
+	if (width != 8)
+		key /= BM_WIDE_KEY_MULT;
+	snprintf(b, 64, "(%lld,%u)", (long long) key,
+			 (unsigned) bm_slot_tid(width, slot));
+	return b;
+}
+
+/* The comparator handed to the module: (key, tid), padding ignored. */
+static inline int
+bm_cmp(const void *a, const void *b, void *arg)
+{
+	BmCmpArg   *ca = (BmCmpArg *) arg;
+	int64_t		ka,
+				kb;
+	uint32_t	ta,
+				tb;
+
+	if (ca == NULL || ca->magic != BM_CMP_MAGIC)
+	{
+		bm_arg_errors++;
+		return 0;
+	}
+	ca->ncalls++;
+	ka = bm_slot_key(ca->width, a);
+	kb = bm_slot_key(ca->width, b);
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	ta = bm_slot_tid(ca->width, a);
+	tb = bm_slot_tid(ca->width, b);
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return 0;
+}
+
+#define BM_BOUND_NONE	0		/* unbounded */
+#define BM_BOUND_SLOT	1		/* bound is a slot, compared with bm_cmp */
+#define BM_BOUND_KEY	2		/* bound is a key only */
+
+/* Argument of the range predicates: [lo, hi], either side optional. */
+typedef struct BmRange
+{
+	uint32_t	magic;
+	BmCmpArg   *ca;
+	int			lo_mode;
+	int			hi_mode;
+	char		lo[BM_MAX_WIDTH];
+	char		hi[BM_MAX_WIDTH];
+	int64_t		lo_key;
+	int64_t		hi_key;
+} BmRange;
+
+/* before_start predicate: true for entries below the range. */
+static inline bool
+bm_before_start(const void *slot, void *arg)
+{
+	BmRange    *r = (BmRange *) arg;
+
+	if (r == NULL || r->magic != BM_RANGE_MAGIC)
+	{
+		bm_arg_errors++;
+		return false;
+	}
+	switch (r->lo_mode)
+	{
+		case BM_BOUND_SLOT:
+			return bm_cmp(slot, r->lo, r->ca) < 0;
+		case BM_BOUND_KEY:
+			return bm_slot_key(r->ca->width, slot) < r->lo_key;
+		default:
+			return false;
+	}
+}
+
+/* after_end predicate: true for entries above the range. */
+static inline bool
+bm_after_end(const void *slot, void *arg)
+{
+	BmRange    *r = (BmRange *) arg;
+
+	if (r == NULL || r->magic != BM_RANGE_MAGIC)
+	{
+		bm_arg_errors++;
+		return false;
+	}
+	switch (r->hi_mode)
+	{
+		case BM_BOUND_SLOT:
+			return bm_cmp(slot, r->hi, r->ca) > 0;
+		case BM_BOUND_KEY:
+			return bm_slot_key(r->ca->width, slot) > r->hi_key;
+		default:
+			return false;
+	}
+}
+
+/* State of a bpa_map() visitor: collects visited slots. */
+typedef struct BmVisit
+{
+	uint32_t	magic;
+	uint16_t	width;
+	int			n;				/* calls so far */
+	int			cap;			/* room in buf, in slots */
+	char	   *buf;
+} BmVisit;
+
+/* bpa_map() callback: remember the slot. */
+static inline void
+bm_visit(const void *slot, void *arg)
+{
+	BmVisit    *v = (BmVisit *) arg;
+
+	if (v == NULL || v->magic != BM_VISIT_MAGIC)
+	{
+		bm_arg_errors++;
+		return;
+	}
+	if (v->n < v->cap)
+		memcpy(v->buf + (size_t) v->n * v->width, slot, v->width);
+	v->n++;
+}
+
+/* ------------------------------------------------------------------------
+ * Guarded allocations: detect writes just outside a buffer even without
+ * AddressSanitizer.
+ * ------------------------------------------------------------------------
+ */
+
+/* Allocate size bytes (filled with fill) between two guard zones. */
+static inline char *
+bm_galloc(size_t size, int fill)
+{
+	unsigned char *p = malloc(size + 2 * BM_GUARD);
+
+	if (p == NULL)
+	{
+		fprintf(stderr, "out of memory\n");
+		abort();
+	}
+	memset(p, 0xA5, BM_GUARD);
+	memset(p + BM_GUARD, fill, size);
+	memset(p + BM_GUARD + size, 0x5A, BM_GUARD);
+	return (char *) p + BM_GUARD;
+}
+
+/* True if both guard zones of a bm_galloc() buffer are intact. */
+static inline bool
+bm_gcheck(const char *p, size_t size)
+{
+	const unsigned char *u = (const unsigned char *) p;
+	int			i;
+
+	for (i = 0; i < BM_GUARD; i++)
+	{
+		if (u[-1 - i] != 0xA5 || u[size + i] != 0x5A)
+			return false;
+	}
+	return true;
+}
+
+/* Free a bm_galloc() buffer. */
+static inline void
+bm_gfree(char *p)
+{
+	if (p != NULL)
+		free(p - BM_GUARD);
+}
+
+/* ------------------------------------------------------------------------
+ * The model: a sorted array of distinct slots
+ * ------------------------------------------------------------------------
+ */
+typedef struct BmModel
+{
+	uint16_t	width;
+	int			n;
+	int			cap;
+	char	   *slots;
+} BmModel;
+
+/* Address of model entry i. */
+static inline char *
+bm_model_at(const BmModel *m, int i)
+{
+	return m->slots + (size_t) i * m->width;
+}
+
+/* Index of the first entry >= slot; *found tells whether it is equal. */
+static inline int
+bm_model_lower(const BmModel *m, const void *slot, BmCmpArg *ca, bool *found)
+{
+	int			lo = 0,
+				hi = m->n;
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (bm_cmp(bm_model_at(m, mid), slot, ca) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < m->n && bm_cmp(bm_model_at(m, lo), slot, ca) == 0;
+	return lo;
+}
+
+/* Insert slot at position pos (room must exist). */
+static inline void
+bm_model_insert_at(BmModel *m, int pos, const void *slot)
+{
+	if (m->n >= m->cap)
+	{
+		fprintf(stderr, "model overflow\n");
+		abort();
+	}
+	memmove(bm_model_at(m, pos + 1), bm_model_at(m, pos),
+			(size_t) (m->n - pos) * m->width);
+	memcpy(bm_model_at(m, pos), slot, m->width);
+	m->n++;
+}
+
+/* Delete the entry at position pos. */
+static inline void
+bm_model_delete_at(BmModel *m, int pos)
+{
+	memmove(bm_model_at(m, pos), bm_model_at(m, pos + 1),
+			(size_t) (m->n - pos - 1) * m->width);
+	m->n--;
+}
+
+/* Insert slot unless an equal one is present; true if inserted. */
+static inline bool
+bm_model_add(BmModel *m, const void *slot, BmCmpArg *ca)
+{
+	bool		found;
+	int			pos = bm_model_lower(m, slot, ca, &found);
+
+	if (found)
+		return false;
+	bm_model_insert_at(m, pos, slot);
+	return true;
+}
+
+/* ------------------------------------------------------------------------
+ * The engine
+ * ------------------------------------------------------------------------
+ */
+
+/* One BPA region and its model. */
+typedef struct BmInst
+{
+	char	   *region;
+	BmModel		model;
+} BmInst;
+
+/* Counters, for reporting what a run exercised. */
+typedef struct BmStats
+{
+	long		inserted;
+	long		duplicate;
+	long		full;
+	long		flushes;
+	long		removed;
+	long		remove_missing;
+	long		found;
+	long		not_found;
+	long		sorted;
+	long		maps;
+	long		splits;
+	long		builds;
+	long		sort_slots;
+} BmStats;
+
+/* Decoded fixed header plus block_count[] of a region. */
+typedef struct BmHdr
+{
+	BpaHeader	h;
+	uint16_t	bc[BM_MAX_BLOCKS];
+} BmHdr;
+
+typedef struct BmEngine
+{
+	BpaLayout	layout;
+	size_t		region_size;	/* bytes in each region (>= needed) */
+	uint16_t	width;
+	int			capacity;		/* bpa_block_capacity() */
+	int			max_entries;	/* capacity + log_size - 1 */
+	int			key_domain;		/* keys in [-key_domain/2, key_domain/2) */
+	uint32_t	tid_domain;		/* tids in [0, tid_domain) */
+	int			verify_every;	/* full verification interval in bulk ops */
+	BmCmpArg	cmparg;
+	BmRng		rng;			/* padding bytes and scratch garbage */
+	BmInst		inst[2];		/* inst[cur]: under test; other: split target */
+	int			cur;
+	char	   *scratch;
+	size_t		scratch_size;
+	char	   *snapshot;		/* copy of a region before an operation */
+	char	   *query;			/* exact-size buffer for argument slots */
+	long		opno;
+	const char *opname;
+	BmStats		stats;
+} BmEngine;
+
+/* The instance currently under test. */
+static inline BmInst *
+bm_main(BmEngine *e)
+{
+	return &e->inst[e->cur];
+}
+
+/* The split target. */
+static inline BmInst *
+bm_spare(BmEngine *e)
+{
+	return &e->inst[1 - e->cur];
+}
+
+/* Release everything the engine allocated. */
+static inline void
+bm_engine_free(BmEngine *e)
+{
+	int			i;
+
+	for (i = 0; i < 2; i++)
+	{
+		bm_gfree(e->inst[i].region);
+		free(e->inst[i].model.slots);
+		e->inst[i].region = NULL;
+		e->inst[i].model.slots = NULL;
+	}
+	bm_gfree(e->scratch);
+	free(e->snapshot);
+	free(e->query);
+	e->scratch = NULL;
+	e->snapshot = NULL;
+	e->query = NULL;
+}
+
+/*
+ * Set up an engine for a layout; region_size is the number of bytes each
+ * region gets (0: exactly bpa_region_size()).  Both regions are
+ * initialized with bpa_init().
+ */
+static inline bool
+bm_engine_init(BmEngine *e, const BpaLayout *layout, size_t region_size,
+			   int key_domain, uint32_t tid_domain, uint64_t seed)
+{
+	int			i;
+	size_t		need;
+
+	memset(e, 0, sizeof(*e));
+	e->layout = *layout;
+	e->width = layout->slot_width;
+	if (!bpa_layout_valid(layout))
+		return bm_fail("layout %u/%u/%u/%u not valid",
+					   layout->slot_width, layout->log_size,
+					   layout->num_blocks, layout->block_size);
+	if (layout->slot_width > BM_MAX_WIDTH || layout->num_blocks > BM_MAX_BLOCKS)
+		return bm_fail("layout too large for the test harness");
+	need = bpa_region_size(layout);
+	e->region_size = region_size ? region_size : need;
+	if (need > e->region_size)
+		return bm_fail("bpa_region_size %zu > region %zu", need, e->region_size);
+	e->capacity = bpa_block_capacity(layout);
+	e->max_entries = e->capacity + layout->log_size - 1;
+	e->key_domain = key_domain;
+	e->tid_domain = tid_domain;
+	e->verify_every = 1;
+	e->cmparg.magic = BM_CMP_MAGIC;
+	e->cmparg.width = layout->slot_width;
+	bm_rng_seed(&e->rng, seed ^ UINT64_C(0x5bd1e995));
+	e->scratch_size = bpa_scratch_size(layout);
+	e->scratch = bm_galloc(e->scratch_size, 0xEE);
+	e->snapshot = malloc(e->region_size);
+	e->query = malloc(e->width);
+	if (e->snapshot == NULL || e->query == NULL)
+		abort();
+	for (i = 0; i < 2; i++)
+	{
+		BmInst	   *in = &e->inst[i];
+
+		in->region = bm_galloc(e->region_size, 0xCC);
+		in->model.width = e->width;
+		in->model.n = 0;
+		in->model.cap = e->max_entries + 2;
+		in->model.slots = malloc((size_t) in->model.cap * e->width);
+		if (in->model.slots == NULL)
+			abort();
+		bpa_init(in->region, layout);
+	}
+	bm_arg_errors = 0;
+	return true;
+}
+
+/* Fill the scratch buffer with garbage so stale contents can't help. */
+static inline void
+bm_scribble(BmEngine *e)
+{
+	memset(e->scratch, (int) (bm_rng_next(&e->rng) & 0xFF), e->scratch_size);
+}
+
+/* Decode the fixed header and block counts of a region. */
+static inline void
+bm_read_hdr(const BmEngine *e, const char *region, BmHdr *hdr)
+{
+	int			i;
+
+	memcpy(&hdr->h, region, sizeof(BpaHeader));
+	for (i = 0; i < e->layout.num_blocks; i++)
+		memcpy(&hdr->bc[i], region + sizeof(BpaHeader) + 2 * (size_t) i, 2);
+}
+
+/* Check the header fields of a region against the layout and the model. */
+static inline bool
+bm_check_hdr(BmEngine *e, BmInst *in)
+{
+	BmHdr		hdr;
+	int			i;
+	long		sum = 0;
+	const BpaLayout *l = &e->layout;
+
+	bm_read_hdr(e, in->region, &hdr);
+	if (memcmp(&hdr.h.layout, l, sizeof(BpaLayout)) != 0)
+		return bm_fail("layout in region changed to %u/%u/%u/%u",
+					   hdr.h.layout.slot_width, hdr.h.layout.log_size,
+					   hdr.h.layout.num_blocks, hdr.h.layout.block_size);
+	if (hdr.h.nentries != in->model.n)
+		return bm_fail("header nentries %u, model has %d",
+					   hdr.h.nentries, in->model.n);
+	if (hdr.h.log_count >= l->log_size)
+		return bm_fail("log_count %u >= log_size %u",
+					   hdr.h.log_count, l->log_size);
+	if (hdr.h.used_blocks > l->num_blocks)
+		return bm_fail("used_blocks %u > num_blocks %u",
+					   hdr.h.used_blocks, l->num_blocks);
+	for (i = 0; i < l->num_blocks; i++)
+	{
+		if (hdr.bc[i] >= l->block_size)
+			return bm_fail("block %d holds %u >= block_size %u",
+						   i, hdr.bc[i], l->block_size);
+		if (i >= hdr.h.used_blocks && hdr.bc[i] != 0)
+			return bm_fail("block %d past used_blocks %u holds %u",
+						   i, hdr.h.used_blocks, hdr.bc[i]);
+		sum += hdr.bc[i];
+	}
+	if (sum + hdr.h.log_count != in->model.n)
+		return bm_fail("log_count %u + block counts %ld != %d entries",
+					   hdr.h.log_count, sum, in->model.n);
+	return true;
+}
+
+/*
+ * Full verification of one instance: guards, bpa_check, bpa_count,
+ * bpa_layout, header fields and the complete content via bpa_sorted().
+ */
+static inline bool
+bm_verify(BmEngine *e, BmInst *in)
+{
+	const char *msg;
+	const BpaLayout *lp;
+	char	   *out;
+	int			n = in->model.n;
+	int			cnt;
+	int			i;
+
+	if (bm_arg_errors != 0)
+		return bm_fail("a callback got a wrong argument pointer (%ld times)",
+					   bm_arg_errors);
+	if (!bm_gcheck(in->region, e->region_size))
+		return bm_fail("write outside the region detected (guard bytes changed)");
+	if (!bm_gcheck(e->scratch, e->scratch_size))
+		return bm_fail("write outside the scratch buffer (%zu bytes) detected",
+					   e->scratch_size);
+	msg = bpa_check(in->region, e->region_size, bm_cmp, &e->cmparg);
+	if (msg != NULL)
+		return bm_fail("bpa_check: %s", msg);
+	if (bpa_count(in->region) != n)
+		return bm_fail("bpa_count %d, model has %d", bpa_count(in->region), n);
+	lp = bpa_layout(in->region);
+	if ((uintptr_t) lp < (uintptr_t) in->region ||
+		(uintptr_t) lp + sizeof(BpaLayout) > (uintptr_t) in->region + e->region_size)
+		return bm_fail("bpa_layout returned a pointer outside the region");
+	if (memcmp(lp, &e->layout, sizeof(BpaLayout)) != 0)
+		return bm_fail("bpa_layout differs from the layout given to bpa_init");
+	if (!bm_check_hdr(e, in))
+		return false;
+
+	out = bm_galloc((size_t) n * e->width, 0xDD);
+	memcpy(e->snapshot, in->region, e->region_size);
+	bm_scribble(e);
+	cnt = bpa_sorted(in->region, bm_cmp, &e->cmparg, NULL, NULL, out, e->scratch);
+	if (!bm_gcheck(out, (size_t) n * e->width))
+	{
+		bm_gfree(out);
+		return bm_fail("bpa_sorted wrote outside out (room for %d slots)", n);
+	}
+	if (memcmp(e->snapshot, in->region, e->region_size) != 0)
+	{
+		bm_gfree(out);
+		return bm_fail("bpa_sorted modified the region");
+	}
+	if (cnt != n)
+	{
+		bm_gfree(out);
+		return bm_fail("bpa_sorted(NULL) returned %d, model has %d", cnt, n);
+	}
+	for (i = 0; i < n; i++)
+	{
+		if (memcmp(out + (size_t) i * e->width, bm_model_at(&in->model, i),
+				   e->width) != 0)
+		{
+			const char *got = bm_slot_str(e->width, out + (size_t) i * e->width);
+			const char *want = bm_slot_str(e->width, bm_model_at(&in->model, i));
+
+			bm_gfree(out);
+			return bm_fail("content differs at position %d of %d: got %s%s, expected %s",
+						   i, n, got,
+						   bm_cmp(out + (size_t) i * e->width,
+								  bm_model_at(&in->model, i), &e->cmparg) == 0 ?
+						   " (padding bytes differ)" : "",
+						   want);
+		}
+	}
+	bm_gfree(out);
+	if (!bm_gcheck(e->scratch, e->scratch_size))
+		return bm_fail("bpa_sorted wrote outside the scratch buffer");
+	return true;
+}
+
+/* A value in [0, n) from s, or from the engine's PRNG if s is NULL. */
+static inline uint32_t
+bm_pick(BmEngine *e, BmSource *s, uint32_t n)
+{
+	return s != NULL ? bm_src_below(s, n) : bm_rng_below(&e->rng, n);
+}
+
+/* A random slot from the key/tid domains (may or may not be stored). */
+static inline void
+bm_gen_slot(BmEngine *e, BmSource *s, char *out)
+{
+	int64_t		key = (int64_t) bm_pick(e, s, (uint32_t) e->key_domain) -
+		e->key_domain / 2;
+	uint32_t	tid = bm_pick(e, s, e->tid_domain);
+
+	if (e->width != 8)
+		key *= BM_WIDE_KEY_MULT;
+	bm_slot_make(e->width, out, key, tid, &e->rng);
+}
+
+/*
+ * A copy of a random stored entry with fresh padding; false if the model
+ * is empty.
+ */
+static inline bool
+bm_gen_existing(BmEngine *e, BmInst *in, BmSource *s, char *out)
+{
+	const char *src;
+
+	if (in->model.n == 0)
+		return false;
+	src = bm_model_at(&in->model, (int) bm_pick(e, s, (uint32_t) in->model.n));
+	bm_slot_make(e->width, out, bm_slot_key(e->width, src),
+				 bm_slot_tid(e->width, src), &e->rng);
+	return true;
+}
+
+/* A random slot that is not stored (the domain must not be exhausted). */
+static inline void
+bm_gen_new(BmEngine *e, BmInst *in, BmSource *s, char *out)
+{
+	bool		found;
+	int			tries = 0;
+
+	do
+	{
+		bm_gen_slot(e, tries < 64 ? s : NULL, out);
+		bm_model_lower(&in->model, out, &e->cmparg, &found);
+		tries++;
+	} while (found && tries < 100000);
+}
+
+/*
+ * Insert slot and compare the outcome with the model.  With full, verify
+ * everything afterwards; otherwise only the cheap header checks.
+ */
+static inline bool
+bm_do_insert(BmEngine *e, BmInst *in, const char *slot, bool full,
+			 BpaInsertResult *result)
+{
+	bool		found;
+	int			pos = bm_model_lower(&in->model, slot, &e->cmparg, &found);
+	int			n0 = in->model.n;
+	BmHdr		before,
+				after;
+	BpaInsertResult r;
+	int			i;
+
+	memcpy(e->snapshot, in->region, e->region_size);
+	bm_read_hdr(e, in->region, &before);
+	memcpy(e->query, slot, e->width);
+	bm_scribble(e);
+	r = bpa_insert(in->region, e->query, bm_cmp, &e->cmparg, e->scratch);
+	if (result != NULL)
+		*result = r;
+	if (memcmp(e->query, slot, e->width) != 0)
+		return bm_fail("bpa_insert modified the slot it was given");
+	if (found)
+	{
+		if (r != BPA_DUPLICATE)
+			return bm_fail("insert of stored %s returned %d, expected BPA_DUPLICATE",
+						   bm_slot_str(e->width, slot), (int) r);
+		if (memcmp(e->snapshot, in->region, e->region_size) != 0)
+			return bm_fail("insert returning BPA_DUPLICATE changed the region");
+		e->stats.duplicate++;
+	}
+	else if (r == BPA_INSERTED)
+	{
+		if (n0 + 1 > e->max_entries)
+			return bm_fail("BPA_INSERTED with %d entries, at most %d fit",
+						   n0 + 1, e->max_entries);
+		bm_model_insert_at(&in->model, pos, slot);
+		bm_read_hdr(e, in->region, &after);
+		if (before.h.log_count == e->layout.log_size - 1)
+		{
+			if (after.h.log_count != 0)
+				return bm_fail("log became full (log_size %u) but log_count is %u after the insert",
+							   e->layout.log_size, after.h.log_count);
+			e->stats.flushes++;
+		}
+		else
+		{
+			if (after.h.log_count != before.h.log_count + 1)
+				return bm_fail("insert into a non-full log: log_count %u -> %u",
+							   before.h.log_count, after.h.log_count);
+			if (after.h.used_blocks != before.h.used_blocks)
+				return bm_fail("insert without flush changed used_blocks %u -> %u",
+							   before.h.used_blocks, after.h.used_blocks);
+			for (i = 0; i < e->layout.num_blocks; i++)
+			{
+				if (after.bc[i] != before.bc[i])
+					return bm_fail("insert without flush changed block %d count %u -> %u",
+								   i, before.bc[i], after.bc[i]);
+			}
+		}
+		e->stats.inserted++;
+	}
+	else if (r == BPA_FULL)
+	{
+		if (n0 < e->capacity)
+			return bm_fail("BPA_FULL with only %d entries (block capacity %d) inserting %s",
+						   n0, e->capacity, bm_slot_str(e->width, slot));
+		if (memcmp(e->snapshot, in->region, e->region_size) != 0)
+			return bm_fail("insert returning BPA_FULL changed the region");
+		e->stats.full++;
+	}
+	else if (r == BPA_DUPLICATE)
+		return bm_fail("BPA_DUPLICATE for %s, which is not stored",
+					   bm_slot_str(e->width, slot));
+	else
+		return bm_fail("bpa_insert returned invalid value %d", (int) r);
+
+	if (bpa_count(in->region) != in->model.n)
+		return bm_fail("bpa_count %d after insert, model has %d",
+					   bpa_count(in->region), in->model.n);
+	if (!bm_gcheck(e->scratch, e->scratch_size))
+		return bm_fail("bpa_insert wrote outside the scratch buffer");
+	if (!bm_gcheck(in->region, e->region_size))
+		return bm_fail("bpa_insert wrote outside the region");
+	if (full)
+		return bm_verify(e, in);
+	return bm_check_hdr(e, in);
+}
+
+/* Remove slot and compare the outcome with the model. */
+static inline bool
+bm_do_remove(BmEngine *e, BmInst *in, const char *slot, bool full)
+{
+	bool		found;
+	int			pos = bm_model_lower(&in->model, slot, &e->cmparg, &found);
+	bool		r;
+
+	memcpy(e->query, slot, e->width);
+	r = bpa_remove(in->region, e->query, bm_cmp, &e->cmparg);
+	if (memcmp(e->query, slot, e->width) != 0)
+		return bm_fail("bpa_remove modified the slot it was given");
+	if (r != found)
+		return bm_fail("bpa_remove(%s) returned %s, expected %s",
+					   bm_slot_str(e->width, slot), r ? "true" : "false",
+					   found ? "true" : "false");
+	if (found)
+	{
+		bm_model_delete_at(&in->model, pos);
+		e->stats.removed++;
+	}
+	else
+		e->stats.remove_missing++;
+	if (bpa_count(in->region) != in->model.n)
+		return bm_fail("bpa_count %d after remove, model has %d",
+					   bpa_count(in->region), in->model.n);
+	if (!bm_gcheck(in->region, e->region_size))
+		return bm_fail("bpa_remove wrote outside the region");
+	if (full)
+		return bm_verify(e, in);
+	return bm_check_hdr(e, in);
+}
+
+/* Look slot up and compare with the model. */
+static inline bool
+bm_do_find(BmEngine *e, BmInst *in, const char *slot)
+{
+	bool		found;
+	int			pos = bm_model_lower(&in->model, slot, &e->cmparg, &found);
+	const char *p;
+	uintptr_t	lo = (uintptr_t) in->region + sizeof(BpaHeader);
+	uintptr_t	hi = (uintptr_t) in->region + e->region_size - e->width;
+
+	memcpy(e->snapshot, in->region, e->region_size);
+	memcpy(e->query, slot, e->width);
+	p = bpa_find(in->region, e->query, bm_cmp, &e->cmparg);
+	if (memcmp(e->snapshot, in->region, e->region_size) != 0)
+		return bm_fail("bpa_find modified the region");
+	if (!found)
+	{
+		if (p != NULL)
+			return bm_fail("bpa_find(%s) returned %s, expected NULL",
+						   bm_slot_str(e->width, slot),
+						   (uintptr_t) p >= lo && (uintptr_t) p <= hi ?
+						   bm_slot_str(e->width, p) : "a pointer outside the region");
+		e->stats.not_found++;
+		return true;
+	}
+	if (p == NULL)
+		return bm_fail("bpa_find(%s) returned NULL for a stored entry",
+					   bm_slot_str(e->width, slot));
+	if ((uintptr_t) p < lo || (uintptr_t) p > hi)
+		return bm_fail("bpa_find returned a pointer outside the region's slots");
+	if (memcmp(p, bm_model_at(&in->model, pos), e->width) != 0)
+		return bm_fail("bpa_find(%s) returned %s%s",
+					   bm_slot_str(e->width, slot), bm_slot_str(e->width, p),
+					   bm_cmp(p, slot, &e->cmparg) == 0 ?
+					   " (padding differs from the stored bytes)" : "");
+	e->stats.found++;
+	return true;
+}
+
+/* Position of the first model entry not before the range. */
+static inline int
+bm_range_start(BmInst *in, BmRange *rg)
+{
+	int			i = 0;
+
+	while (i < in->model.n && bm_before_start(bm_model_at(&in->model, i), rg))
+		i++;
+	return i;
+}
+
+/* Position just past the last model entry not after the range. */
+static inline int
+bm_range_end(BmInst *in, BmRange *rg, int start)
+{
+	int			i = start;
+
+	while (i < in->model.n && !bm_after_end(bm_model_at(&in->model, i), rg))
+		i++;
+	return i;
+}
+
+/*
+ * bpa_sorted() from the lower bound of rg (lo side only); with use_null
+ * the predicate is passed as NULL (rg->lo_mode must then be NONE).
+ */
+static inline bool
+bm_do_sorted(BmEngine *e, BmInst *in, BmRange *rg, bool use_null)
+{
+	int			n = in->model.n;
+	int			start = bm_range_start(in, rg);
+	char	   *out = bm_galloc((size_t) n * e->width, 0xDD);
+	int			cnt;
+	bool		ok = true;
+
+	memcpy(e->snapshot, in->region, e->region_size);
+	bm_scribble(e);
+	cnt = bpa_sorted(in->region, bm_cmp, &e->cmparg,
+					 use_null ? NULL : bm_before_start, rg, out, e->scratch);
+	if (!bm_gcheck(out, (size_t) n * e->width))
+		ok = bm_fail("bpa_sorted wrote outside out (room for %d slots)", n);
+	else if (!bm_gcheck(e->scratch, e->scratch_size))
+		ok = bm_fail("bpa_sorted wrote outside the scratch buffer");
+	else if (memcmp(e->snapshot, in->region, e->region_size) != 0)
+		ok = bm_fail("bpa_sorted modified the region");
+	else if (cnt != n - start)
+		ok = bm_fail("bpa_sorted from %s (mode %d) returned %d, expected %d of %d",
+					 rg->lo_mode == BM_BOUND_SLOT ? bm_slot_str(e->width, rg->lo) : "key",
+					 rg->lo_mode, cnt, n - start, n);
+	else if (cnt > 0 &&
+			 memcmp(out, bm_model_at(&in->model, start), (size_t) cnt * e->width) != 0)
+	{
+		int			i;
+
+		for (i = 0; i < cnt; i++)
+			if (memcmp(out + (size_t) i * e->width,
+					   bm_model_at(&in->model, start + i), e->width) != 0)
+				break;
+		ok = bm_fail("bpa_sorted from position %d: output %d is %s, expected %s",
+					 start, i, bm_slot_str(e->width, out + (size_t) i * e->width),
+					 bm_slot_str(e->width, bm_model_at(&in->model, start + i)));
+	}
+	bm_gfree(out);
+	e->stats.sorted++;
+	return ok;
+}
+
+/* bpa_map() over rg and compare the visited set with the model. */
+static inline bool
+bm_do_map(BmEngine *e, BmInst *in, BmRange *rg, bool lo_null, bool hi_null)
+{
+	int			n = in->model.n;
+	int			start = bm_range_start(in, rg);
+	int			end = bm_range_end(in, rg, start);
+	BmVisit		v;
+	char	   *seen;
+	int			cnt;
+	int			i;
+	bool		ok = true;
+
+	v.magic = BM_VISIT_MAGIC;
+	v.width = e->width;
+	v.n = 0;
+	v.cap = n;
+	v.buf = malloc((size_t) (n + 1) * e->width);
+	seen = calloc((size_t) n + 1, 1);
+	if (v.buf == NULL || seen == NULL)
+		abort();
+	memcpy(e->snapshot, in->region, e->region_size);
+	cnt = bpa_map(in->region, lo_null ? NULL : bm_before_start,
+				  hi_null ? NULL : bm_after_end, rg, bm_visit, &v);
+	if (memcmp(e->snapshot, in->region, e->region_size) != 0)
+		ok = bm_fail("bpa_map modified the region");
+	else if (cnt != v.n)
+		ok = bm_fail("bpa_map returned %d but called visit %d times", cnt, v.n);
+	else if (cnt != end - start)
+		ok = bm_fail("bpa_map over positions [%d, %d) of %d visited %d entries",
+					 start, end, n, cnt);
+	for (i = 0; ok && i < v.n; i++)
+	{
+		const char *s = v.buf + (size_t) i * e->width;
+		bool		found;
+		int			pos = bm_model_lower(&in->model, s, &e->cmparg, &found);
+
+		if (!found)
+			ok = bm_fail("bpa_map visited %s, which is not stored",
+						 bm_slot_str(e->width, s));
+		else if (pos < start || pos >= end)
+			ok = bm_fail("bpa_map visited %s at position %d, outside [%d, %d)",
+						 bm_slot_str(e->width, s), pos, start, end);
+		else if (seen[pos])
+			ok = bm_fail("bpa_map visited %s twice", bm_slot_str(e->width, s));
+		else if (memcmp(s, bm_model_at(&in->model, pos), e->width) != 0)
+			ok = bm_fail("bpa_map visited %s with padding differing from the stored bytes",
+						 bm_slot_str(e->width, s));
+		else
+			seen[pos] = 1;
+	}
+	free(v.buf);
+	free(seen);
+	e->stats.maps++;
+	return ok;
+}
+
+/* Smallest and largest nleft that bpa_split() accepts for n entries. */
+static inline bool
+bm_split_bounds(const BmEngine *e, int n, int *lo, int *hi)
+{
+	*lo = n - e->capacity;
+	if (*lo < 1)
+		*lo = 1;
+	*hi = n - 1;
+	if (*hi > e->capacity)
+		*hi = e->capacity;
+	return n >= 2 && *lo <= *hi;
+}
+
+/*
+ * Split the instance under test at nleft into the spare instance, verify
+ * both halves, and continue with the right half if keep_right.
+ */
+static inline bool
+bm_do_split(BmEngine *e, int nleft, bool keep_right)
+{
+	BmInst	   *l = bm_main(e);
+	BmInst	   *r = bm_spare(e);
+	int			n = l->model.n;
+	int			ret;
+
+	bm_scribble(e);
+	ret = bpa_split(l->region, r->region, nleft, bm_cmp, &e->cmparg, e->scratch);
+	if (ret != n - nleft)
+		return bm_fail("bpa_split of %d entries at %d returned %d, expected %d",
+					   n, nleft, ret, n - nleft);
+	memcpy(r->model.slots, bm_model_at(&l->model, nleft),
+		   (size_t) (n - nleft) * e->width);
+	r->model.n = n - nleft;
+	l->model.n = nleft;
+	e->stats.splits++;
+	if (!bm_verify(e, l))
+		return bm_fail("left half after split of %d at %d: %.3900s", n, nleft,
+					   strcpy(bm_err_save, bm_err));
+	if (!bm_verify(e, r))
+		return bm_fail("right half after split of %d at %d: %.3900s", n, nleft,
+					   strcpy(bm_err_save, bm_err));
+	if (keep_right)
+		e->cur = 1 - e->cur;
+	return true;
+}
+
+/*
+ * bpa_build() with the n sorted slots in sorted (guarded buffer), then
+ * check the model content and the even spread over the blocks.
+ */
+static inline bool
+bm_do_build(BmEngine *e, BmInst *in, const char *sorted, int n)
+{
+	BmHdr		hdr;
+	int			i,
+				min = 1 << 30,
+				max = -1;
+
+	bpa_build(in->region, sorted, n);
+	memcpy(in->model.slots, sorted, (size_t) n * e->width);
+	in->model.n = n;
+	e->stats.builds++;
+	if (!bm_gcheck(in->region, e->region_size))
+		return bm_fail("bpa_build wrote outside the region");
+	if (!bm_verify(e, in))
+		return bm_fail("after bpa_build of %d: %.3900s", n,
+					   strcpy(bm_err_save, bm_err));
+	bm_read_hdr(e, in->region, &hdr);
+	if (hdr.h.log_count != 0)
+		return bm_fail("bpa_build of %d left %u entries in the log",
+					   n, hdr.h.log_count);
+	if (n == 0)
+		return true;
+	if (hdr.h.used_blocks < 1)
+		return bm_fail("bpa_build of %d entries uses no block", n);
+	if (n >= e->layout.num_blocks && hdr.h.used_blocks != e->layout.num_blocks)
+		return bm_fail("bpa_build of %d entries uses %u of %u blocks",
+					   n, hdr.h.used_blocks, e->layout.num_blocks);
+	for (i = 0; i < hdr.h.used_blocks; i++)
+	{
+		if (hdr.bc[i] < min)
+			min = hdr.bc[i];
+		if (hdr.bc[i] > max)
+			max = hdr.bc[i];
+	}
+	if (max - min > 1)
+		return bm_fail("bpa_build of %d entries not spread evenly: blocks hold %d to %d",
+					   n, min, max);
+	return true;
+}
+
+/* n distinct random slots in ascending order, in a guarded buffer. */
+static inline char *
+bm_gen_sorted_set(BmEngine *e, BmSource *s, int n, const BmModel *pool)
+{
+	BmModel		m;
+	char		slot[BM_MAX_WIDTH];
+	char	   *buf;
+	long		tries = 0;
+
+	m.width = e->width;
+	m.n = 0;
+	m.cap = n + 1;
+	m.slots = malloc((size_t) (n + 1) * e->width);
+	if (m.slots == NULL)
+		abort();
+	while (m.n < n)
+	{
+		/* half of the time reuse an entry of pool, with fresh padding */
+		if (pool != NULL && pool->n > 0 && bm_rng_below(&e->rng, 2) == 0)
+		{
+			const char *src = bm_model_at(pool, (int) bm_rng_below(&e->rng, (uint32_t) pool->n));
+
+			bm_slot_make(e->width, slot, bm_slot_key(e->width, src),
+						 bm_slot_tid(e->width, src), &e->rng);
+		}
+		else
+			bm_gen_slot(e, tries < 1000 ? s : NULL, slot);
+		bm_model_add(&m, slot, &e->cmparg);
+		if (++tries > 10000000)
+		{
+			fprintf(stderr, "key domain too small for %d distinct slots\n", n);
+			abort();
+		}
+	}
+	buf = bm_galloc((size_t) n * e->width, 0);
+	memcpy(buf, m.slots, (size_t) n * e->width);
+	free(m.slots);
+	return buf;
+}
+
+/* Rebuild the instance under test with n fresh entries. */
+static inline bool
+bm_rebuild(BmEngine *e, BmSource *s, int n)
+{
+	BmInst	   *in = bm_main(e);
+	char	   *set = bm_gen_sorted_set(e, s, n, &in->model);
+	bool		ok = bm_do_build(e, in, set, n);
+
+	if (ok && !bm_gcheck(set, (size_t) n * e->width))
+		ok = bm_fail("bpa_build wrote outside its input");
+	bm_gfree(set);
+	return ok;
+}
+
+/* Insert new entries until BPA_FULL, which must come in time. */
+static inline bool
+bm_fill_until_full(BmEngine *e, BmSource *s)
+{
+	BmInst	   *in = bm_main(e);
+	char		slot[BM_MAX_WIDTH];
+	BpaInsertResult r = BPA_INSERTED;
+	int			k = 0;
+
+	while (r != BPA_FULL)
+	{
+		if (in->model.n > e->max_entries)
+			return bm_fail("more than %d entries accepted", e->max_entries);
+		bm_gen_new(e, in, s, slot);
+		if (!bm_do_insert(e, in, slot, (++k % e->verify_every) == 0, &r))
+			return false;
+	}
+	if (in->model.n < e->capacity)
+		return bm_fail("BPA_FULL at %d entries, block capacity %d",
+					   in->model.n, e->capacity);
+	return bm_verify(e, in);
+}
+
+/* Check bpa_sort_slots() on n random slots (duplicates under cmp allowed). */
+static inline bool
+bm_do_sort_slots(BmEngine *e, BmSource *s, int n)
+{
+	size_t		bytes = (size_t) n * e->width;
+	char	   *in = malloc(bytes + 1);
+	char	   *arr = bm_galloc(bytes, 0);
+	char	   *used = calloc((size_t) n + 1, 1);
+	int			i,
+				j;
+	bool		ok = true;
+
+	if (in == NULL || used == NULL)
+		abort();
+	for (i = 0; i < n; i++)
+	{
+		/* sometimes repeat an earlier key/tid with other padding */
+		if (i > 0 && bm_rng_below(&e->rng, 4) == 0)
+		{
+			const char *src = in + (size_t) bm_rng_below(&e->rng, (uint32_t) i) * e->width;
+
+			bm_slot_make(e->width, in + (size_t) i * e->width,
+						 bm_slot_key(e->width, src), bm_slot_tid(e->width, src),
+						 &e->rng);
+		}
+		else
+			bm_gen_slot(e, s, in + (size_t) i * e->width);
+	}
+	memcpy(arr, in, bytes);
+	bpa_sort_slots(arr, n, e->width, bm_cmp, &e->cmparg);
+	if (!bm_gcheck(arr, bytes))
+		ok = bm_fail("bpa_sort_slots(%d) wrote outside the array", n);
+	for (i = 1; ok && i < n; i++)
+	{
+		if (bm_cmp(arr + (size_t) (i - 1) * e->width,
+				   arr + (size_t) i * e->width, &e->cmparg) > 0)
+			ok = bm_fail("bpa_sort_slots(%d): %s before %s at %d", n,
+						 bm_slot_str(e->width, arr + (size_t) (i - 1) * e->width),
+						 bm_slot_str(e->width, arr + (size_t) i * e->width), i);
+	}
+	/* the output must be a permutation of the input, bytes included */
+	for (i = 0; ok && i < n; i++)
+	{
+		for (j = 0; j < n; j++)
+		{
+			if (!used[j] && memcmp(arr + (size_t) i * e->width,
+								   in + (size_t) j * e->width, e->width) == 0)
+			{
+				used[j] = 1;
+				break;
+			}
+		}
+		if (j == n)
+			ok = bm_fail("bpa_sort_slots(%d): output %d (%s) is not an input slot",
+						 n, i, bm_slot_str(e->width, arr + (size_t) i * e->width));
+	}
+	free(in);
+	bm_gfree(arr);
+	free(used);
+	e->stats.sort_slots++;
+	return ok;
+}
+
+/* Fill one side of a random range: none, a slot or a key. */
+static inline void
+bm_gen_bound(BmEngine *e, BmInst *in, BmSource *s, int *mode, char *slot,
+			 int64_t *key)
+{
+	*mode = (int) bm_src_below(s, 3);
+	if (*mode == BM_BOUND_SLOT)
+	{
+		if (bm_src_below(s, 2) == 0 || !bm_gen_existing(e, in, s, slot))
+			bm_gen_slot(e, s, slot);
+	}
+	else if (*mode == BM_BOUND_KEY)
+	{
+		bm_gen_slot(e, s, slot);
+		*key = bm_slot_key(e->width, slot);
+	}
+}
+
+/* Initialize rg and give it random bounds. */
+static inline void
+bm_gen_range(BmEngine *e, BmInst *in, BmSource *s, BmRange *rg)
+{
+	memset(rg, 0, sizeof(*rg));
+	rg->magic = BM_RANGE_MAGIC;
+	rg->ca = &e->cmparg;
+	bm_gen_bound(e, in, s, &rg->lo_mode, rg->lo, &rg->lo_key);
+	bm_gen_bound(e, in, s, &rg->hi_mode, rg->hi, &rg->hi_key);
+}
+
+/*
+ * One random operation on the engine, decisions drawn from s.  Returns
+ * false on a mismatch (see bm_err); e->opname names the operation.
+ */
+static inline bool
+bm_step(BmEngine *e, BmSource *s)
+{
+	BmInst	   *in = bm_main(e);
+	char		slot[BM_MAX_WIDTH];
+	uint32_t	op = bm_src_below(s, 100);
+	int			lo,
+				hi;
+
+	e->opno++;
+	if (op < 34)
+	{
+		e->opname = "insert";
+		bm_gen_slot(e, s, slot);
+		return bm_do_insert(e, in, slot, true, NULL);
+	}
+	if (op < 40)
+	{
+		e->opname = "insert-duplicate";
+		if (!bm_gen_existing(e, in, s, slot))
+			bm_gen_slot(e, s, slot);
+		return bm_do_insert(e, in, slot, true, NULL);
+	}
+	if (op < 46)
+	{
+		e->opname = "find";
+		bm_gen_slot(e, s, slot);
+		return bm_do_find(e, in, slot);
+	}
+	if (op < 52)
+	{
+		e->opname = "find-existing";
+		if (!bm_gen_existing(e, in, s, slot))
+			bm_gen_slot(e, s, slot);
+		return bm_do_find(e, in, slot);
+	}
+	if (op < 60)
+	{
+		e->opname = "remove-existing";
+		if (!bm_gen_existing(e, in, s, slot))
+			bm_gen_slot(e, s, slot);
+		return bm_do_remove(e, in, slot, true);
+	}
+	if (op < 64)
+	{
+		e->opname = "remove";
+		bm_gen_slot(e, s, slot);
+		return bm_do_remove(e, in, slot, true);
+	}
+	if (op < 72)
+	{
+		BmRange		rg;
+		bool		use_null;
+
+		e->opname = "sorted";
+		bm_gen_range(e, in, s, &rg);
+		rg.hi_mode = BM_BOUND_NONE;
+		use_null = rg.lo_mode == BM_BOUND_NONE && bm_src_below(s, 2) == 0;
+		return bm_do_sorted(e, in, &rg, use_null);
+	}
+	if (op < 80)
+	{
+		BmRange		rg;
+
+		e->opname = "map";
+		bm_gen_range(e, in, s, &rg);
+		return bm_do_map(e, in, &rg,
+						 rg.lo_mode == BM_BOUND_NONE && bm_src_below(s, 2) == 0,
+						 rg.hi_mode == BM_BOUND_NONE && bm_src_below(s, 2) == 0);
+	}
+	if (op < 85)
+	{
+		e->opname = "split";
+		if (!bm_split_bounds(e, in->model.n, &lo, &hi))
+			return true;
+		/* sometimes start from an empty or a freshly built target */
+		switch (bm_src_below(s, 4))
+		{
+			case 0:
+				bpa_init(bm_spare(e)->region, &e->layout);
+				bm_spare(e)->model.n = 0;
+				break;
+			case 1:
+				{
+					int			save = e->cur;
+					bool		ok;
+
+					e->cur = 1 - e->cur;
+					ok = bm_rebuild(e, s, (int) bm_src_below(s, (uint32_t) e->capacity + 1));
+					e->cur = save;
+					if (!ok)
+						return false;
+					break;
+				}
+			default:
+				break;			/* keep the other half of the last split */
+		}
+		return bm_do_split(e, lo + (int) bm_src_below(s, (uint32_t) (hi - lo + 1)),
+						   bm_src_below(s, 2) == 0);
+	}
+	if (op < 88)
+	{
+		int			ff = 10 + (int) bm_src_below(s, 91);
+		int			n = bpa_fill_target(&e->layout, ff);
+		int			want = e->capacity * ff / 100;
+
+		e->opname = "rebuild";
+		if (want < 1)
+			want = 1;
+		if (n != want)
+			return bm_fail("bpa_fill_target(%d) = %d, expected %d", ff, n, want);
+		if (bm_src_below(s, 4) == 0)
+			n = (int) bm_src_below(s, (uint32_t) e->capacity + 1);
+		return bm_rebuild(e, s, n);
+	}
+	if (op < 90)
+	{
+		e->opname = "fill-until-full";
+		return bm_fill_until_full(e, s);
+	}
+	if (op < 94)
+	{
+		int			k = (int) bm_src_below(s, (uint32_t) in->model.n + 1);
+		int			i;
+
+		e->opname = "remove-many";
+		if (bm_src_below(s, 4) == 0)
+			k = in->model.n;
+		for (i = 0; i < k; i++)
+		{
+			bm_gen_existing(e, in, s, slot);
+			if (!bm_do_remove(e, in, slot, (i + 1) % e->verify_every == 0))
+				return false;
+		}
+		return bm_verify(e, in);
+	}
+	if (op < 95)
+	{
+		e->opname = "reinit";
+		bpa_init(in->region, &e->layout);
+		in->model.n = 0;
+		return bm_verify(e, in);
+	}
+	if (op < 97)
+	{
+		e->opname = "sort-slots";
+		return bm_do_sort_slots(e, s, (int) bm_src_below(s, 40));
+	}
+	e->opname = "verify";
+	return bm_verify(e, in);
+}
+
+#endif							/* BPA_MODEL_H */
