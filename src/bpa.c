@@ -184,7 +184,8 @@ bpa_layout_fit(BpaLayout *layout, size_t region_size, uint16_t slot_width,
 	if (block_size > UINT16_MAX)
 		block_size = UINT16_MAX;
 	probe.block_size = (uint16_t) block_size;
-	if (!bpa_layout_valid(&probe))
+	if (!bpa_layout_valid(&probe) ||
+		(size_t) bpa_block_capacity(&probe) + log_size > UINT16_MAX)
 		return false;
 	*layout = probe;
 	return true;
@@ -681,7 +682,13 @@ bpa_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
 		return BPA_INSERTED;
 	}
 
-	/* case 2: the append fills the log */
+	/*
+	 * case 2: the append fills the log.  Afterwards every entry is in a
+	 * block that keeps a free slot, so more than the block capacity cannot
+	 * fit: refuse before writing anything.
+	 */
+	if (h->nentries + 1 > bpa_block_capacity(l))
+		return BPA_FULL;
 	if (h->used_blocks > 0)
 	{
 		memcpy(log_slot(region, h->log_count++), slot, l->slot_width);
@@ -692,8 +699,6 @@ bpa_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
 		}
 		h->log_count--;
 	}
-	if (h->nentries + 1 > bpa_block_capacity(l))
-		return BPA_FULL;
 	redistribute(region, slot, cmp, arg, scratch);
 	return BPA_INSERTED;
 }

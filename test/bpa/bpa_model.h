@@ -501,6 +501,7 @@ typedef struct BmStats
 	long		inserted;
 	long		duplicate;
 	long		full;
+	long		full_wrote_free_log;	/* BPA_FULL that wrote a free log slot */
 	long		flushes;
 	long		removed;
 	long		remove_missing;
@@ -713,6 +714,9 @@ bm_verify(BmEngine *e, BmInst *in)
 	if (!bm_gcheck(e->scratch, e->scratch_size))
 		return bm_fail("write outside the scratch buffer (%zu bytes) detected",
 					   e->scratch_size);
+	msg = bpa_check_shape(in->region, e->region_size);
+	if (msg != NULL)
+		return bm_fail("bpa_check_shape: %s", msg);
 	msg = bpa_check(in->region, e->region_size, bm_cmp, &e->cmparg);
 	if (msg != NULL)
 		return bm_fail("bpa_check: %s", msg);
@@ -753,14 +757,12 @@ bm_verify(BmEngine *e, BmInst *in)
 		{
 			const char *got = bm_slot_str(e->width, out + (size_t) i * e->width);
 			const char *want = bm_slot_str(e->width, bm_model_at(&in->model, i));
+			bool		same = bm_cmp(out + (size_t) i * e->width,
+									  bm_model_at(&in->model, i), &e->cmparg) == 0;
 
 			bm_gfree(out);
 			return bm_fail("content differs at position %d of %d: got %s%s, expected %s",
-						   i, n, got,
-						   bm_cmp(out + (size_t) i * e->width,
-								  bm_model_at(&in->model, i), &e->cmparg) == 0 ?
-						   " (padding bytes differ)" : "",
-						   want);
+						   i, n, got, same ? " (padding bytes differ)" : "", want);
 		}
 	}
 	bm_gfree(out);
@@ -822,6 +824,37 @@ bm_gen_new(BmEngine *e, BmInst *in, BmSource *s, char *out)
 }
 
 /*
+ * Byte offset of the log: after BpaHeader, block_count[num_blocks] and the
+ * sorted bits, padded to 8 bytes (the region layout described in bpa.h
+ * and bpa.c).
+ */
+static inline size_t
+bm_log_offset(const BpaLayout *l)
+{
+	size_t		off = sizeof(BpaHeader) + 2 * (size_t) l->num_blocks +
+		((size_t) l->num_blocks + 7) / 8;
+
+	return (off + 7) & ~(size_t) 7;
+}
+
+/*
+ * True if regions a and b are byte-identical except for the free log
+ * slots [log_count, log_size), whose bytes are not part of the content.
+ */
+static inline bool
+bm_same_but_free_log(const BmEngine *e, const char *a, const char *b,
+					 int log_count)
+{
+	size_t		from = bm_log_offset(&e->layout) + (size_t) log_count * e->width;
+	size_t		to = bm_log_offset(&e->layout) + (size_t) e->layout.log_size * e->width;
+
+	if (to > e->region_size || from > to)
+		return memcmp(a, b, e->region_size) == 0;
+	return memcmp(a, b, from) == 0 &&
+		memcmp(a + to, b + to, e->region_size - to) == 0;
+}
+
+/*
  * Insert slot and compare the outcome with the model.  With full, verify
  * everything afterwards; otherwise only the cheap header checks.
  */
@@ -855,51 +888,68 @@ bm_do_insert(BmEngine *e, BmInst *in, const char *slot, bool full,
 			return bm_fail("insert returning BPA_DUPLICATE changed the region");
 		e->stats.duplicate++;
 	}
-	else if (r == BPA_INSERTED)
+	else if (r != BPA_INSERTED && r != BPA_FULL)
 	{
-		if (n0 + 1 > e->max_entries)
-			return bm_fail("BPA_INSERTED with %d entries, at most %d fit",
-						   n0 + 1, e->max_entries);
-		bm_model_insert_at(&in->model, pos, slot);
-		bm_read_hdr(e, in->region, &after);
-		if (before.h.log_count == e->layout.log_size - 1)
+		if (r == BPA_DUPLICATE)
+			return bm_fail("BPA_DUPLICATE for %s, which is not stored",
+						   bm_slot_str(e->width, slot));
+		return bm_fail("bpa_insert returned invalid value %d", (int) r);
+	}
+	else
+	{
+		/*
+		 * The outcome is determined: the entry goes to the log; only when
+		 * that fills the log must everything fit in the blocks, which
+		 * hold at most block capacity entries.
+		 */
+		bool		log_fills = before.h.log_count == e->layout.log_size - 1;
+		BpaInsertResult want = (log_fills && n0 + 1 > e->capacity) ?
+		BPA_FULL : BPA_INSERTED;
+
+		if (r != want)
+			return bm_fail("insert of new %s with %d entries (block capacity %d, log %u of %u) returned %s, expected %s",
+						   bm_slot_str(e->width, slot), n0, e->capacity,
+						   before.h.log_count, e->layout.log_size,
+						   r == BPA_FULL ? "BPA_FULL" : "BPA_INSERTED",
+						   want == BPA_FULL ? "BPA_FULL" : "BPA_INSERTED");
+		if (r == BPA_FULL)
 		{
-			if (after.h.log_count != 0)
-				return bm_fail("log became full (log_size %u) but log_count is %u after the insert",
-							   e->layout.log_size, after.h.log_count);
-			e->stats.flushes++;
+			if (!bm_same_but_free_log(e, e->snapshot, in->region,
+									  before.h.log_count))
+				return bm_fail("insert returning BPA_FULL changed the region (outside the free log slots)");
+			if (memcmp(e->snapshot, in->region, e->region_size) != 0)
+				e->stats.full_wrote_free_log++;
+			e->stats.full++;
 		}
 		else
 		{
-			if (after.h.log_count != before.h.log_count + 1)
-				return bm_fail("insert into a non-full log: log_count %u -> %u",
-							   before.h.log_count, after.h.log_count);
-			if (after.h.used_blocks != before.h.used_blocks)
-				return bm_fail("insert without flush changed used_blocks %u -> %u",
-							   before.h.used_blocks, after.h.used_blocks);
-			for (i = 0; i < e->layout.num_blocks; i++)
+			bm_model_insert_at(&in->model, pos, slot);
+			bm_read_hdr(e, in->region, &after);
+			if (log_fills)
 			{
-				if (after.bc[i] != before.bc[i])
-					return bm_fail("insert without flush changed block %d count %u -> %u",
-								   i, before.bc[i], after.bc[i]);
+				if (after.h.log_count != 0)
+					return bm_fail("log became full (log_size %u) but log_count is %u after the insert",
+								   e->layout.log_size, after.h.log_count);
+				e->stats.flushes++;
 			}
+			else
+			{
+				if (after.h.log_count != before.h.log_count + 1)
+					return bm_fail("insert into a non-full log: log_count %u -> %u",
+								   before.h.log_count, after.h.log_count);
+				if (after.h.used_blocks != before.h.used_blocks)
+					return bm_fail("insert without flush changed used_blocks %u -> %u",
+								   before.h.used_blocks, after.h.used_blocks);
+				for (i = 0; i < e->layout.num_blocks; i++)
+				{
+					if (after.bc[i] != before.bc[i])
+						return bm_fail("insert without flush changed block %d count %u -> %u",
+									   i, before.bc[i], after.bc[i]);
+				}
+			}
+			e->stats.inserted++;
 		}
-		e->stats.inserted++;
 	}
-	else if (r == BPA_FULL)
-	{
-		if (n0 < e->capacity)
-			return bm_fail("BPA_FULL with only %d entries (block capacity %d) inserting %s",
-						   n0, e->capacity, bm_slot_str(e->width, slot));
-		if (memcmp(e->snapshot, in->region, e->region_size) != 0)
-			return bm_fail("insert returning BPA_FULL changed the region");
-		e->stats.full++;
-	}
-	else if (r == BPA_DUPLICATE)
-		return bm_fail("BPA_DUPLICATE for %s, which is not stored",
-					   bm_slot_str(e->width, slot));
-	else
-		return bm_fail("bpa_insert returned invalid value %d", (int) r);
 
 	if (bpa_count(in->region) != in->model.n)
 		return bm_fail("bpa_count %d after insert, model has %d",
