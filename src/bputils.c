@@ -54,10 +54,8 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 	for (int i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-		uint16		att_align = (uint16) att_align_nominal(1, att->attalign) - 1;
+		uint16		att_align = (uint16) att_align_nominal(1, att->attalign);
 
-		if (att_align < 1)
-			att_align = 1;
 		offset = (uint16) att_align_nominal(offset, att->attalign);
 		desc->att_offset[i] = offset;
 		desc->att_len[i] = att->attlen;

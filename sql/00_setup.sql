@@ -1,0 +1,394 @@
+--
+-- 00_setup: the access method and its operator classes, and the helper
+-- functions that the later test files use.
+--
+-- pg_regress runs the test files in name order in one database, so the
+-- functions and the bp_results table created here are visible to them.
+--
+
+-- The access method, created by --load-extension=bpindex
+SELECT amname, amtype, amhandler, obj_description(oid, 'pg_am') AS comment
+FROM pg_am WHERE amname = 'bpindex';
+
+-- Every operator class is the default for its type and passes amvalidate
+SELECT opc.opcname, opc.opcintype::regtype AS type, opf.opfname AS family,
+       opc.opcdefault, amvalidate(opc.oid)
+FROM pg_opclass opc JOIN pg_opfamily opf ON opf.oid = opc.opcfamily
+WHERE opc.opcmethod = (SELECT oid FROM pg_am WHERE amname = 'bpindex')
+ORDER BY 1;
+
+-- Operators and support functions of each family, by type pair
+SELECT opf.opfname, amop.amoplefttype::regtype AS lefttype,
+       amop.amoprighttype::regtype AS righttype,
+       string_agg(amop.amopstrategy || ':' || op.oprname, ' '
+                  ORDER BY amop.amopstrategy) AS operators,
+       (SELECT string_agg(amproc.amprocnum || ':' || amproc.amproc::regproc::text, ' ')
+        FROM pg_amproc amproc
+        WHERE amproc.amprocfamily = opf.oid
+          AND amproc.amproclefttype = amop.amoplefttype
+          AND amproc.amprocrighttype = amop.amoprighttype) AS support,
+       bool_and(op.oprleft = amop.amoplefttype AND op.oprright = amop.amoprighttype
+                AND amop.amoppurpose = 's') AS signatures_ok
+FROM pg_opfamily opf
+     JOIN pg_amop amop ON amop.amopfamily = opf.oid
+     JOIN pg_operator op ON op.oid = amop.amopopr
+WHERE opf.opfmethod = (SELECT oid FROM pg_am WHERE amname = 'bpindex')
+GROUP BY opf.oid, opf.opfname, amop.amoplefttype, amop.amoprighttype
+ORDER BY 1, 2::text, 3::text;
+
+-- Capabilities of the access method
+SELECT p.name, pg_indexam_has_property(am.oid, p.name)
+FROM pg_am am,
+     unnest(ARRAY['can_order', 'can_unique', 'can_multi_col', 'can_exclude',
+                  'can_include']) WITH ORDINALITY AS p(name, n)
+WHERE am.amname = 'bpindex'
+ORDER BY p.n;
+
+-- amvalidate rejects an incomplete operator class, saying what is missing
+CREATE OPERATOR FAMILY bp_broken_ops USING bpindex;
+CREATE OPERATOR CLASS bp_broken_int4_ops FOR TYPE int4 USING bpindex
+    FAMILY bp_broken_ops AS
+    OPERATOR 1 <,
+    OPERATOR 3 =;
+SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'bp_broken_int4_ops';
+-- and one whose support function has the wrong signature
+CREATE OPERATOR FAMILY bp_broken2_ops USING bpindex;
+CREATE OPERATOR CLASS bp_broken2_int4_ops FOR TYPE int4 USING bpindex
+    FAMILY bp_broken2_ops AS
+    OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
+    FUNCTION 1 btint4cmp(int4, int4);
+ALTER OPERATOR FAMILY bp_broken2_ops USING bpindex ADD
+    FUNCTION 1 (int4, int8) int48eq(int4, int8);
+SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'bp_broken2_int4_ops';
+DROP OPERATOR FAMILY bp_broken_ops USING bpindex;
+DROP OPERATOR FAMILY bp_broken2_ops USING bpindex;
+
+--
+-- bp_check(query, mode): run query through one bpindex access path and
+-- compare the result with the same query planned without any index path.
+--
+-- mode is 'index' (Index Scan), 'indexonly' (Index Only Scan) or 'bitmap'
+-- (Bitmap Index Scan).  The plan of the forced run must contain that node
+-- on an index whose access method is bpindex; if the query has a WHERE
+-- clause, its quals must all be index conditions (no Filter); if it has an
+-- ORDER BY, the plan must not sort, and the scan must be Backward exactly
+-- when the ORDER BY says DESC.  The baseline run must not use any index.
+--
+-- The query is wrapped as
+--   select count(*), string_agg(...) from (<query>) x
+-- Unordered queries compare the multiset of x::text.  Ordered queries
+-- compare the sequence of to_jsonb(x), which is the same for values that
+-- are equal but print differently (float -0 and 0), so that ties may come
+-- in any order.
+--
+-- Failures also raise a NOTICE with the query and the plan.
+--
+CREATE TYPE bp_result AS (mode text, plan_ok boolean, nrows bigint,
+                          same_as_seqscan boolean);
+
+CREATE FUNCTION bp_check(query text, mode text) RETURNS bp_result
+LANGUAGE plpgsql
+SET enable_seqscan = on
+SET enable_indexscan = on
+SET enable_indexonlyscan = on
+SET enable_bitmapscan = on
+SET enable_sort = on
+SET enable_incremental_sort = on
+SET max_parallel_workers_per_gather = 0
+SET jit = off
+AS $$
+DECLARE
+    ordered boolean := query ~* '\morder\s+by\M';
+    filtered boolean := query ~* '\mwhere\M';
+    wrapper text;
+    node text;
+    plan text := '';
+    base_plan text := '';
+    line text;
+    m text[];
+    node_ok boolean := false;
+    quals_ok boolean;
+    sort_free boolean := true;
+    base_ok boolean;
+    n_idx bigint;
+    s_idx text;
+    n_seq bigint;
+    s_seq text;
+    r bp_result;
+BEGIN
+    IF mode NOT IN ('index', 'indexonly', 'bitmap') THEN
+        RAISE EXCEPTION 'unknown mode "%"', mode;
+    END IF;
+    IF ordered AND mode = 'bitmap' THEN
+        RAISE EXCEPTION 'a bitmap scan cannot return ordered results: %', query;
+    END IF;
+    IF ordered THEN
+        wrapper := format('select count(*), string_agg(to_jsonb(x)::text, '' '') from (%s) x',
+                          query);
+    ELSE
+        wrapper := format('select count(*), string_agg(x::text, '' '' order by x::text) from (%s) x',
+                          query);
+    END IF;
+
+    -- forced bpindex path
+    PERFORM set_config('enable_seqscan', 'off', true);
+    PERFORM set_config('enable_indexscan', CASE WHEN mode = 'bitmap' THEN 'off' ELSE 'on' END, true);
+    PERFORM set_config('enable_indexonlyscan', CASE WHEN mode = 'indexonly' THEN 'on' ELSE 'off' END, true);
+    PERFORM set_config('enable_bitmapscan', CASE WHEN mode = 'bitmap' THEN 'on' ELSE 'off' END, true);
+    PERFORM set_config('enable_sort', 'off', true);
+    PERFORM set_config('enable_incremental_sort', 'off', true);
+    node := CASE mode WHEN 'index' THEN 'Index Scan'
+                      WHEN 'indexonly' THEN 'Index Only Scan'
+                      ELSE 'Bitmap Index Scan' END;
+    FOR line IN EXECUTE 'explain (costs off) ' || wrapper LOOP
+        plan := plan || line || E'\n';
+        IF mode = 'bitmap' THEN
+            m := regexp_match(line, '^\s*(?:->\s+)?Bitmap Index Scan on (\S+)');
+        ELSE
+            m := regexp_match(line, '^\s*(?:->\s+)?' || node || '(?: Backward)? using (\S+) on ');
+        END IF;
+        IF m IS NOT NULL AND EXISTS (
+                SELECT FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+                WHERE c.relname = m[1] AND c.relkind = 'i' AND a.amname = 'bpindex') THEN
+            node_ok := true;
+        END IF;
+        IF line ~ '^\s*(->\s+)?(Incremental )?Sort\s*$' THEN
+            sort_free := false;
+        END IF;
+    END LOOP;
+    quals_ok := NOT filtered OR (plan ~ 'Index Cond: ' AND plan !~ 'Filter: ');
+    -- an ORDER BY ... DESC must be a backward scan, any other a forward one
+    IF ordered AND (plan ~ ' Backward ') IS DISTINCT FROM (query ~* '\mdesc\M') THEN
+        node_ok := false;
+    END IF;
+    EXECUTE wrapper INTO n_idx, s_idx;
+
+    -- baseline: no index at all
+    PERFORM set_config('enable_seqscan', 'on', true);
+    PERFORM set_config('enable_indexscan', 'off', true);
+    PERFORM set_config('enable_indexonlyscan', 'off', true);
+    PERFORM set_config('enable_bitmapscan', 'off', true);
+    PERFORM set_config('enable_sort', 'on', true);
+    PERFORM set_config('enable_incremental_sort', 'on', true);
+    FOR line IN EXECUTE 'explain (costs off) ' || wrapper LOOP
+        base_plan := base_plan || line || E'\n';
+    END LOOP;
+    base_ok := base_plan !~ 'Index';
+    EXECUTE wrapper INTO n_seq, s_seq;
+
+    r.mode := mode;
+    r.plan_ok := node_ok AND quals_ok AND (sort_free OR NOT ordered) AND base_ok;
+    r.nrows := n_seq;
+    r.same_as_seqscan := n_idx = n_seq AND s_idx IS NOT DISTINCT FROM s_seq;
+    IF NOT r.plan_ok THEN
+        RAISE NOTICE 'bp_check: unexpected plan for % scan of: %', mode, query
+            USING DETAIL = plan || 'baseline:' || E'\n' || base_plan;
+    END IF;
+    IF NOT r.same_as_seqscan THEN
+        RAISE NOTICE 'bp_check: % scan returns % rows, seq scan % rows, for: %',
+            mode, n_idx, n_seq, query;
+    END IF;
+    RETURN r;
+END
+$$;
+
+-- Every check of every file, for the summaries
+CREATE TABLE bp_results (
+    seq serial PRIMARY KEY,
+    label text NOT NULL,
+    shape text NOT NULL,
+    nrows bigint,
+    idx text,
+    ionly text,
+    bitmap text,
+    ok boolean NOT NULL
+);
+
+-- One cell of a matrix row: ok, PLAN (wrong plan), DIFF (wrong result)
+CREATE FUNCTION bp_cell(r bp_result) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN r IS NULL THEN '-'
+                WHEN r.plan_ok AND r.same_as_seqscan THEN 'ok'
+                WHEN r.same_as_seqscan THEN 'PLAN'
+                WHEN r.plan_ok THEN 'DIFF'
+                ELSE 'PLAN+DIFF' END
+$$;
+
+--
+-- bp_run(label, query, shape, modes): check query in each of modes (an
+-- ordered query in index and indexonly only), record it in bp_results
+-- under label and shape, and return the row.
+--
+CREATE FUNCTION bp_run(label text, query text, shape text,
+                       modes text[] DEFAULT ARRAY['index', 'indexonly', 'bitmap'])
+RETURNS bp_results
+LANGUAGE plpgsql AS $$
+DECLARE
+    ri bp_result;
+    ro bp_result;
+    rb bp_result;
+    nrows bigint;
+    res bp_results;
+BEGIN
+    IF 'index' = ANY (modes) THEN
+        ri := bp_check(query, 'index');
+        nrows := ri.nrows;
+    END IF;
+    IF 'indexonly' = ANY (modes) THEN
+        ro := bp_check(query, 'indexonly');
+        nrows := ro.nrows;
+    END IF;
+    IF 'bitmap' = ANY (modes) AND query !~* '\morder\s+by\M' THEN
+        rb := bp_check(query, 'bitmap');
+        nrows := rb.nrows;
+    END IF;
+    INSERT INTO bp_results (label, shape, nrows, idx, ionly, bitmap, ok)
+    VALUES (label, shape, nrows, bp_cell(ri), bp_cell(ro), bp_cell(rb),
+            bp_cell(ri) IN ('ok', '-') AND bp_cell(ro) IN ('ok', '-')
+            AND bp_cell(rb) IN ('ok', '-'))
+    RETURNING * INTO res;
+    RETURN res;
+END
+$$;
+
+-- bp_queries(label, queries, modes): bp_run over a list of whole queries
+CREATE FUNCTION bp_queries(label text, queries text[],
+                           modes text[] DEFAULT ARRAY['index', 'indexonly', 'bitmap'])
+RETURNS TABLE (query text, nrows bigint, idx text, ionly text, bitmap text)
+LANGUAGE sql AS $$
+    SELECT r.shape, r.nrows, r.idx, r.ionly, r.bitmap
+    FROM unnest(queries) WITH ORDINALITY AS q(query, n),
+         LATERAL bp_run(label, q.query, q.query, modes) AS r
+    ORDER BY q.n
+$$;
+
+--
+-- bp_literal(value, type): a constant of the column's type.  A boolean
+-- "col = true" would be simplified by the planner to "col", which only
+-- btree's own boolean family can use as an index condition, so boolean
+-- equality probes are given as an uncorrelated subquery.
+--
+CREATE FUNCTION bp_literal(v text, typ text, op text DEFAULT NULL) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN v IS NULL THEN 'NULL::' || typ
+                WHEN typ = 'boolean' AND op = '=' THEN format('(select %L::%s)', v, typ)
+                ELSE format('%L::%s', v, typ) END
+$$;
+
+--
+-- bp_matrix(label, tab, col, probes): every query shape over column col
+-- of table tab, for each probe value (given in ascending order) and each
+-- consecutive pair of probes, in every mode that applies.  One row per
+-- shape: the seq scan's row count and a cell per mode (ok; PLAN: the plan
+-- is not the expected bpindex scan; DIFF: the result differs from the
+-- seq scan's; -: mode not applicable).
+--
+CREATE FUNCTION bp_matrix(label text, tab text, col text, probes text[])
+RETURNS TABLE (shape text, nrows bigint, idx text, ionly text, bitmap text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    typ text;
+    c text := quote_ident(col);
+    v text;
+    w text;
+    op text;
+    conds text[] := '{}';
+    ordered text[] := '{}';
+    s text;
+    ord text[] := ARRAY['index', 'indexonly'];
+    r bp_results;
+    lv text;
+BEGIN
+    SELECT format_type(a.atttypid, a.atttypmod) INTO STRICT typ
+    FROM pg_attribute a
+    WHERE a.attrelid = tab::regclass AND a.attname = col;
+
+    -- shapes without a probe
+    conds := conds || format('where %s is null', c)
+                   || format('where %s is not null', c);
+    ordered := ordered || format('order by %s', c)
+                       || format('order by %s desc', c)
+                       || format('order by %s limit 10', c)
+                       || format('order by %s desc limit 10', c)
+                       || format('where %s is not null order by %s desc limit 10', c, c)
+                       || format('where %s is null order by %s', c, c);
+    -- one probe
+    FOREACH v IN ARRAY probes LOOP
+        FOREACH op IN ARRAY ARRAY['=', '<', '<=', '>=', '>'] LOOP
+            conds := conds || format('where %s %s %s', c, op, bp_literal(v, typ, op));
+        END LOOP;
+        lv := bp_literal(v, typ);
+        ordered := ordered
+            || format('where %s between %s and %s order by %s desc', c, lv, lv, c)
+            || format('where %s >= %s order by %s limit 5', c, lv, c)
+            || format('where %s <= %s order by %s desc limit 5', c, lv, c)
+            || format('where %s < %s order by %s', c, lv, c)
+            || format('where %s > %s order by %s desc', c, lv, c);
+    END LOOP;
+    -- two probes
+    FOR i IN 1 .. coalesce(array_length(probes, 1), 0) - 1 LOOP
+        v := bp_literal(probes[i], typ);
+        w := bp_literal(probes[i + 1], typ);
+        conds := conds
+            || format('where %s between %s and %s', c, v, w)
+            || format('where %s > %s and %s < %s', c, v, c, w);
+        -- an empty range: lower bound above the upper bound
+        IF i = 1 THEN
+            conds := conds || format('where %s between %s and %s', c, w, v);
+        END IF;
+        ordered := ordered
+            || format('where %s between %s and %s order by %s desc', c, v, w, c)
+            || format('where %s > %s and %s < %s order by %s', c, v, c, w, c);
+    END LOOP;
+
+    FOREACH s IN ARRAY conds LOOP
+        r := bp_run(label, format('select %s from %s %s', c, tab, s), s);
+        RETURN QUERY SELECT replace(r.shape, '::' || typ, ''),
+                            r.nrows, r.idx, r.ionly, r.bitmap;
+    END LOOP;
+    -- bitmap only: = any(array), which a bitmap index scan expands itself
+    IF array_length(probes, 1) > 0 THEN
+        s := format('where %s = any(%L::%s[])', c, probes, typ);
+        r := bp_run(label, format('select %s from %s %s', c, tab, s),
+                    format('where %s = any(<all probes>)', c), ARRAY['bitmap']);
+        RETURN QUERY SELECT r.shape, r.nrows, r.idx, r.ionly, r.bitmap;
+    END IF;
+    FOREACH s IN ARRAY ordered LOOP
+        r := bp_run(label, format('select %s from %s %s', c, tab, s), s, ord);
+        RETURN QUERY SELECT replace(r.shape, '::' || typ, ''),
+                            r.nrows, r.idx, r.ionly, r.bitmap;
+    END LOOP;
+END
+$$;
+
+-- Failures recorded under labels matching a pattern
+CREATE FUNCTION bp_failures(pattern text)
+RETURNS TABLE (checks bigint, failures bigint)
+LANGUAGE sql AS $$
+    SELECT count(*), count(*) FILTER (WHERE NOT ok)
+    FROM bp_results WHERE label LIKE pattern
+$$;
+
+-- The helpers themselves: a table with a bpindex index
+CREATE TABLE bp_selftest (k int4);
+INSERT INTO bp_selftest SELECT i % 50 FROM generate_series(1, 1000) i;
+VACUUM ANALYZE bp_selftest;
+CREATE INDEX bp_selftest_bp ON bp_selftest USING bpindex (k);
+SELECT c.* FROM unnest(ARRAY['index', 'indexonly', 'bitmap']) AS m(mode),
+     LATERAL bp_check('select k from bp_selftest where k = 7', m.mode) AS c;
+SELECT * FROM bp_check('select k from bp_selftest where k > 45 order by k desc', 'index');
+-- "k = 7 order by k desc" needs no backward scan (k is constant): flagged,
+-- since the caller meant to test a backward scan
+SELECT * FROM bp_check('select k from bp_selftest where k = 7 order by k desc', 'index');
+-- a query the index cannot serve is reported as a plan failure
+SELECT * FROM bp_check('select k from bp_selftest where k + 1 = 8', 'index');
+-- an ORDER BY the index cannot provide needs a sort: plan failure
+SELECT * FROM bp_check('select k from bp_selftest order by k nulls first', 'indexonly');
+-- a result that differs from the seq scan is reported (here a qual that
+-- depends on enable_seqscan, which bp_check turns off for the forced run)
+SELECT * FROM bp_check('select k from bp_selftest where k = 7 and current_setting(''enable_seqscan'')::bool', 'index');
+-- a btree index is not a bpindex index
+DROP INDEX bp_selftest_bp;
+CREATE INDEX bp_selftest_bt ON bp_selftest USING btree (k);
+SELECT * FROM bp_check('select k from bp_selftest where k = 7', 'index');
+DROP TABLE bp_selftest;
