@@ -8,9 +8,12 @@ PGFILEDESC = "bpindex - BP-tree index access method"
 OBJS = \
 	src/bpa.o \
 	src/bpbuild.o \
+	src/bpcheck.o \
 	src/bpcost.o \
+	src/bphypo.o \
 	src/bpindex.o \
 	src/bpinsert.o \
+	src/bpinspect.o \
 	src/bpscan.o \
 	src/bpsearch.o \
 	src/bputils.o \

@@ -11,6 +11,79 @@ LANGUAGE C STRICT;
 CREATE ACCESS METHOD bpindex TYPE INDEX HANDLER bpindex_handler;
 COMMENT ON ACCESS METHOD bpindex IS 'BP-tree: B+-tree with buffered partitioned array leaves';
 
+CREATE FUNCTION bpindex_check(index regclass, heapallindexed boolean DEFAULT false)
+RETURNS void
+AS 'MODULE_PATHNAME', 'bpindex_check'
+LANGUAGE C STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION bpindex_check(regclass, boolean) IS
+'verify the structure of a bpindex index and, with heapallindexed, that every visible heap tuple has its entry';
+-- like amcheck: it reads every page (and with heapallindexed the table)
+REVOKE ALL ON FUNCTION bpindex_check(regclass, boolean) FROM PUBLIC;
+
+CREATE FUNCTION bpindex_metap(index regclass,
+	OUT version int4, OUT root int8, OUT levels int4, OUT key_columns int4,
+	OUT slot_width int4, OUT fillfactor int4, OUT log_size int4,
+	OUT num_blocks int4, OUT block_size int4, OUT leaf_capacity int4,
+	OUT internal_capacity int4)
+AS 'MODULE_PATHNAME', 'bpindex_metap'
+LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bpindex_metap(regclass) IS
+'the metapage of a bpindex index: root, levels and layout';
+
+CREATE FUNCTION bpindex_stats(index regclass,
+	OUT levels int4, OUT internal_pages int8, OUT leaf_pages int8,
+	OUT entries int8, OUT avg_leaf_fill float8, OUT avg_log_fill float8,
+	OUT sorted_block_fraction float8, OUT empty_leaves int8,
+	OUT incomplete_splits int8, OUT unused_pages int8)
+AS 'MODULE_PATHNAME', 'bpindex_stats'
+LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bpindex_stats(regclass) IS
+'pages, entries and fill of a bpindex index, from a walk of every level';
+-- like pgstattuple's pgstatindex: it reads every page and counts entries
+REVOKE ALL ON FUNCTION bpindex_stats(regclass) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION bpindex_stats(regclass) TO pg_stat_scan_tables;
+
+CREATE FUNCTION bpindex_page_items(index regclass, blkno int8,
+	OUT itemno int4, OUT region text, OUT block int4, OUT key text,
+	OUT ctid tid, OUT child int8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'bpindex_page_items'
+LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bpindex_page_items(regclass, int8) IS
+'the slots of one page of a bpindex index (superuser only: shows raw data)';
+REVOKE ALL ON FUNCTION bpindex_page_items(regclass, int8) FROM PUBLIC;
+
+-- Hypothetical indexes, session-local, never built (see README)
+CREATE FUNCTION bpindex_hypo_create_index(sql text,
+	OUT indexrelid oid, OUT indexname text)
+AS 'MODULE_PATHNAME', 'bpindex_hypo_create_index'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION bpindex_hypo_create_index(text) IS
+'create a hypothetical bpindex index from a CREATE INDEX ... USING bpindex statement';
+
+CREATE FUNCTION bpindex_hypo_list_indexes(OUT indexrelid oid, OUT indexname text,
+	OUT schemaname text, OUT tablename text, OUT amname text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'bpindex_hypo_list_indexes'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+CREATE FUNCTION bpindex_hypo_drop_index(indexid oid)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'bpindex_hypo_drop_index'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+CREATE FUNCTION bpindex_hypo_reset()
+RETURNS void
+AS 'MODULE_PATHNAME', 'bpindex_hypo_reset'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE FUNCTION bpindex_hypo_relation_size(indexid oid)
+RETURNS int8
+AS 'MODULE_PATHNAME', 'bpindex_hypo_relation_size'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION bpindex_hypo_relation_size(oid) IS
+'estimated size in bytes of a hypothetical bpindex index, from the build''s fill model';
+
 -- Operator classes number their strategies like btree (1 <, 2 <=, 3 =,
 -- 4 >=, 5 >) and use btree's comparison functions as support function 1,
 -- so the planner can derive their sort order from btree's families.

@@ -369,6 +369,39 @@ LANGUAGE sql AS $$
     FROM bp_results WHERE label LIKE pattern
 $$;
 
+--
+-- bp_wait_for_horizon(timeout): wait until no other session can still see
+-- the rows that transactions committed before the call deleted or updated,
+-- so that a VACUUM run next removes them (and their index entries).  A
+-- transaction still running with an older xid (in any database) or an
+-- older snapshot (in this database) holds them back; on a shared server
+-- that is often another test run.  Returns false after timeout.
+--
+CREATE FUNCTION bp_wait_for_horizon(timeout interval DEFAULT '120 s')
+RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+    horizon bigint := pg_snapshot_xmax(pg_current_snapshot())::text::bigint;
+    deadline timestamptz := clock_timestamp() + timeout;
+BEGIN
+    LOOP
+        PERFORM pg_stat_clear_snapshot();
+        IF NOT EXISTS (
+                SELECT FROM pg_stat_activity
+                WHERE pid <> pg_backend_pid()
+                  AND (backend_xid::text::bigint < horizon
+                       OR (datname = current_database()
+                           AND backend_xmin::text::bigint < horizon))) THEN
+            RETURN true;
+        END IF;
+        IF clock_timestamp() > deadline THEN
+            RETURN false;
+        END IF;
+        PERFORM pg_sleep(0.01);
+    END LOOP;
+END
+$$;
+
 -- The helpers themselves: a table with a bpindex index
 CREATE TABLE bp_selftest (k int4);
 INSERT INTO bp_selftest SELECT i % 50 FROM generate_series(1, 1000) i;

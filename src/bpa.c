@@ -191,6 +191,47 @@ bpa_layout_fit(BpaLayout *layout, size_t region_size, uint16_t slot_width,
 	return true;
 }
 
+/*
+ * Choose a layout with the given block size (and log size, 0 for the
+ * default) and as many blocks as fit in region_size bytes.
+ */
+bool
+bpa_layout_fit_blocks(BpaLayout *layout, size_t region_size,
+					  uint16_t slot_width, uint16_t log_size,
+					  uint16_t block_size)
+{
+	BpaLayout	probe;
+
+	if (slot_width == 0 || region_size <= sizeof(BpaHeader) + 8)
+		return false;
+	if (log_size == 0)
+	{
+		size_t		total_slots = (region_size - sizeof(BpaHeader) - 8) / slot_width;
+
+		log_size = (uint16_t) (total_slots / 16 < 4 ? 4 : total_slots / 16);
+	}
+	probe.slot_width = slot_width;
+	probe.log_size = log_size;
+	probe.block_size = block_size;
+	probe.num_blocks = 1;
+	if (bpa_region_size(&probe) > region_size)
+		return false;
+	while (probe.num_blocks < UINT16_MAX)
+	{
+		probe.num_blocks++;
+		if (bpa_region_size(&probe) > region_size)
+		{
+			probe.num_blocks--;
+			break;
+		}
+	}
+	if (!bpa_layout_valid(&probe) ||
+		(size_t) bpa_block_capacity(&probe) + log_size > UINT16_MAX)
+		return false;
+	*layout = probe;
+	return true;
+}
+
 /* Bytes of scratch space the operations need. */
 size_t
 bpa_scratch_size(const BpaLayout *layout)
@@ -227,6 +268,13 @@ int
 bpa_count(const char *region)
 {
 	return hdr(region)->nentries;
+}
+
+/* Number of entries in the log. */
+int
+bpa_log_count(const char *region)
+{
+	return hdr(region)->log_count;
 }
 
 /* Make region an empty BPA with this layout. */
@@ -661,6 +709,31 @@ flush_log(char *region, BpaCompareFn cmp, void *arg, char *scratch)
 }
 
 /*
+ * Case 1 of an insert without the duplicate check: append slot to the log
+ * if the log keeps a free slot afterwards.  Returns false, changing
+ * nothing, if it would not.  Only the BpaHeader and the new log slot
+ * change, so a caller that logs changes byte ranges logs just those.
+ */
+bool
+bpa_append_to_log(char *region, const void *slot)
+{
+	BpaHeader  *h = hdr(region);
+
+	if (h->log_count + 1 >= h->layout.log_size)
+		return false;
+	memcpy(log_slot(region, h->log_count++), slot, h->layout.slot_width);
+	h->nentries++;
+	return true;
+}
+
+/* Byte offset in the region of log slot i. */
+size_t
+bpa_log_slot_offset(const char *region, int i)
+{
+	return log_slot(region, i) - region;
+}
+
+/*
  * Insert slot.  Appends to the log; when that fills the log, flushes it
  * (case 2a) or redistributes everything (case 2b).
  */
@@ -675,12 +748,8 @@ bpa_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
 		return BPA_DUPLICATE;
 
 	/* case 1: the log keeps a free slot after the append */
-	if (h->log_count + 1 < l->log_size)
-	{
-		memcpy(log_slot(region, h->log_count++), slot, l->slot_width);
-		h->nentries++;
+	if (bpa_append_to_log(region, slot))
 		return BPA_INSERTED;
-	}
 
 	/*
 	 * case 2: the append fills the log.  Afterwards every entry is in a
@@ -755,6 +824,48 @@ bpa_split(char *left, char *right, int nleft, BpaCompareFn cmp, void *arg,
 	bpa_build(right, out + (size_t) nleft * w, n - nleft);
 	bpa_build(left, out, nleft);
 	return n - nleft;
+}
+
+/* Header slots in use (blocks that have a lower bound). */
+int
+bpa_used_blocks(const char *region)
+{
+	return hdr(region)->used_blocks;
+}
+
+/* Entries in block b. */
+int
+bpa_block_count(const char *region, int b)
+{
+	return block_counts(region)[b];
+}
+
+/* Is block b's sorted bit set? */
+bool
+bpa_block_sorted(const char *region, int b)
+{
+	return block_is_sorted(region, b);
+}
+
+/* Log entry i. */
+const char *
+bpa_log_entry(const char *region, int i)
+{
+	return log_slot(region, i);
+}
+
+/* Header slot b: the lower bound of block b. */
+const char *
+bpa_header_entry(const char *region, int b)
+{
+	return header_slot(region, b);
+}
+
+/* Entry j of block b. */
+const char *
+bpa_block_entry(const char *region, int b, int j)
+{
+	return block_slot(region, b, j);
 }
 
 /* Check the layout and the counters of a region. */

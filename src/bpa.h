@@ -84,6 +84,9 @@ extern size_t bpa_region_size(const BpaLayout *layout);
 extern bool bpa_layout_fit(BpaLayout *layout, size_t region_size,
 						   uint16_t slot_width, uint16_t log_size,
 						   uint16_t num_blocks);
+extern bool bpa_layout_fit_blocks(BpaLayout *layout, size_t region_size,
+								  uint16_t slot_width, uint16_t log_size,
+								  uint16_t block_size);
 extern bool bpa_layout_valid(const BpaLayout *layout);
 extern size_t bpa_scratch_size(const BpaLayout *layout);
 extern int	bpa_block_capacity(const BpaLayout *layout);
@@ -93,11 +96,14 @@ extern int	bpa_fill_target(const BpaLayout *layout, int fillfactor);
 extern void bpa_init(char *region, const BpaLayout *layout);
 extern void bpa_build(char *region, const char *sorted, int n);
 extern int	bpa_count(const char *region);
+extern int	bpa_log_count(const char *region);
 extern const BpaLayout *bpa_layout(const char *region);
 
 /* Point operations */
 extern BpaInsertResult bpa_insert(char *region, const void *slot,
 								  BpaCompareFn cmp, void *arg, char *scratch);
+extern bool bpa_append_to_log(char *region, const void *slot);
+extern size_t bpa_log_slot_offset(const char *region, int i);
 extern const void *bpa_find(const char *region, const void *slot,
 							BpaCompareFn cmp, void *arg);
 extern bool bpa_remove(char *region, const void *slot,
@@ -116,6 +122,14 @@ extern int	bpa_split(char *left, char *right, int nleft,
 					  BpaCompareFn cmp, void *arg, char *scratch);
 extern void bpa_sort_slots(char *slots, int n, uint16_t width,
 						   BpaCompareFn cmp, void *arg);
+
+/* Read access to the parts, for inspection */
+extern int	bpa_used_blocks(const char *region);
+extern int	bpa_block_count(const char *region, int b);
+extern bool bpa_block_sorted(const char *region, int b);
+extern const char *bpa_log_entry(const char *region, int i);
+extern const char *bpa_header_entry(const char *region, int b);
+extern const char *bpa_block_entry(const char *region, int b, int j);
 
 /* Verification */
 extern const char *bpa_check(const char *region, size_t region_size,

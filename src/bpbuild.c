@@ -33,9 +33,6 @@
 
 #include "bpindex.h"
 
-/* Fill of internal pages at build, leaving room for later downlinks. */
-#define BP_INTERNAL_FILLFACTOR 70
-
 /* (pivot, child) pairs of one level, waiting to get a parent. */
 typedef struct BpLevelItems
 {
@@ -69,33 +66,44 @@ typedef struct BpBuildState
 	PGAlignedBlock page;
 } BpBuildState;
 
-/* Leaf fill from the index's reloptions. */
-static int
-index_fillfactor(Relation index)
+/* The index's reloptions, or the defaults. */
+static BpOptions
+index_options(Relation index)
 {
-	BpOptions  *opts = (BpOptions *) index->rd_options;
+	BpOptions	defaults = {0, BP_DEFAULT_FILLFACTOR, 0, 0};
 
-	return opts ? opts->fillfactor : BP_DEFAULT_FILLFACTOR;
+	return index->rd_options ? *(BpOptions *) index->rd_options : defaults;
 }
 
 /*
  * Compute the slot description and the leaf layout of an index, or raise
- * an error if its entries are too wide for a page.
+ * an error if its entries or its layout options do not fit a page.
  */
 static void
 choose_layout(Relation index, BpSlotDesc *desc, BpaLayout *layout,
 			  int *internal_capacity)
 {
+	BpOptions	opts = index_options(index);
+
 	bp_check_columns(index);
 	bp_init_slot_desc(index, desc);
-	*internal_capacity = bp_internal_capacity(desc);
-	if (!bpa_layout_fit(layout, bp_leaf_region_size(desc), desc->width, 0, 0) ||
-		bpa_block_capacity(layout) < 4 || *internal_capacity < 4)
+	*internal_capacity = bp_internal_capacity(desc->width);
+	if (*internal_capacity < 4 ||
+		!bp_choose_leaf_layout(&(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0},
+							   desc->width, layout))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("entries of index \"%s\" are too wide for bpindex (%u bytes)",
 						RelationGetRelationName(index), desc->width),
 				 errdetail("A bpindex page must hold at least four entries.")));
+	if (!bp_choose_leaf_layout(&opts, desc->width, layout))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("log_size %d and block_size %d do not fit a leaf of index \"%s\"",
+						opts.log_size, opts.block_size,
+						RelationGetRelationName(index)),
+				 errdetail("A leaf holds %zu bytes and each entry takes %u bytes; the log and blocks holding at least four entries must fit, and the log may not hold more entries than the blocks.",
+						   bp_leaf_region_size(desc->width), desc->width)));
 }
 
 /* Fill page as the metapage of an index with this shape. */
@@ -117,28 +125,6 @@ fill_metapage(Page page, const BpSlotDesc *desc, const BpaLayout *layout,
 	meta->fillfactor = fillfactor;
 	meta->internal_capacity = internal_capacity;
 	meta->leaf_layout = *layout;
-}
-
-/* Fill page as a leaf holding n sorted entries, with the given fences. */
-static void
-fill_leaf(Page page, const BpSlotDesc *desc, const BpaLayout *layout,
-		  const char *items, int n, const char *lowkey, const char *highkey)
-{
-	uint16		flags = BP_LEAF;
-	char	   *region;
-
-	if (lowkey)
-		flags |= BP_HAS_LOW;
-	if (highkey)
-		flags |= BP_HAS_HIGH;
-	bp_init_page(page, flags, 0);
-	if (lowkey)
-		memcpy(bp_page_lowkey(page), lowkey, desc->width);
-	if (highkey)
-		memcpy(bp_page_highkey(page, desc->width), highkey, desc->width);
-	region = bp_leaf_region(page, desc->width);
-	bpa_init(region, layout);
-	bpa_build(region, items, n);
 }
 
 /* Append a downlink to the list of a level. */
@@ -193,7 +179,7 @@ flush_leaf(BpBuildState *state, const char *highkey)
 	Page		page = state->page.data;
 	BlockNumber blkno;
 
-	fill_leaf(page, &state->desc, &state->layout, state->leaf_items,
+	bp_fill_leaf(page, &state->desc, &state->layout, state->leaf_items,
 			  state->nleaf, state->have_lowkey ? state->lowkey : NULL, highkey);
 	if (highkey)
 		BpPageGetOpaque(page)->rightlink = state->next_blkno + 1;
@@ -384,7 +370,7 @@ bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
 			 RelationGetRelationName(index));
 
 	state.index = index;
-	state.fillfactor = index_fillfactor(index);
+	state.fillfactor = index_options(index).fillfactor;
 	choose_layout(index, &state.desc, &state.layout, &state.internal_capacity);
 	state.leaf_target = bpa_fill_target(&state.layout, state.fillfactor);
 
@@ -442,9 +428,9 @@ bp_buildempty(Relation index)
 
 	choose_layout(index, &desc, &layout, &internal_capacity);
 	fill_metapage(page.data, &desc, &layout, internal_capacity,
-				  index_fillfactor(index), 1, 0);
+				  index_options(index).fillfactor, 1, 0);
 	write_init_page(index, BP_METAPAGE_BLKNO, page.data);
-	fill_leaf(page.data, &desc, &layout, NULL, 0, NULL, NULL);
+	bp_fill_leaf(page.data, &desc, &layout, NULL, 0, NULL, NULL);
 	write_init_page(index, 1, page.data);
 	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
 }

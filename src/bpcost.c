@@ -7,15 +7,47 @@
  * index of the same shape: its operator classes carry btree's strategy
  * numbers and comparison functions.  The estimate is therefore btree's
  * own, which works from IndexOptInfo and statistics only (the index is
- * never opened, so it also serves hypothetical indexes).
+ * never opened, so it also serves hypothetical indexes), with the tree
+ * height, which the planner only knows for btree, taken from the build's
+ * fill model.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "utils/index_selfuncs.h"
+#include "utils/lsyscache.h"
 
 #include "bpindex.h"
+
+/*
+ * Levels below the root of an index like this one, from the build's fill
+ * model; PostgreSQL only knows the height of btree indexes.
+ */
+static int
+estimate_tree_height(IndexOptInfo *index)
+{
+	BpOptions	defaults = {0, BP_DEFAULT_FILLFACTOR, 0, 0};
+	int16		lengths[INDEX_MAX_KEYS];
+	char		aligns[INDEX_MAX_KEYS];
+	BpaLayout	layout;
+	int			levels;
+	uint16		width;
+
+	for (int i = 0; i < index->nkeycolumns; i++)
+	{
+		bool		byval;
+
+		get_typlenbyvalalign(index->opcintype[i], &lengths[i], &byval, &aligns[i]);
+		if (lengths[i] <= 0)
+			return 0;
+	}
+	width = bp_slot_width(index->nkeycolumns, lengths, aligns);
+	if (!bp_choose_leaf_layout(&defaults, width, &layout))
+		return 0;
+	bp_estimate_pages(index->tuples, width, &layout, BP_DEFAULT_FILLFACTOR, &levels);
+	return levels - 1;
+}
 
 /* amcostestimate: btree's estimate for the same quals and statistics. */
 void
@@ -24,6 +56,8 @@ bp_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 				Selectivity *indexSelectivity, double *indexCorrelation,
 				double *indexPages)
 {
+	if (path->indexinfo->tree_height < 0)
+		path->indexinfo->tree_height = estimate_tree_height(path->indexinfo);
 	btcostestimate(root, path, loop_count, indexStartupCost, indexTotalCost,
 				   indexSelectivity, indexCorrelation, indexPages);
 }

@@ -14,11 +14,13 @@
 #include "access/genam.h"
 #include "access/itup.h"
 #include "access/skey.h"
+#include "access/tupmacs.h"
 #include "fmgr.h"
 #include "nodes/execnodes.h"
 #include "nodes/pathnodes.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
+#include "storage/lockdefs.h"
 #include "utils/relcache.h"
 
 #include "bpa.h"
@@ -35,11 +37,16 @@
 #define BP_INTERNAL			(1 << 2)
 #define BP_HAS_LOW			(1 << 3)	/* low key is set (not leftmost) */
 #define BP_HAS_HIGH			(1 << 4)	/* high key and right-link are set */
+#define BP_INCOMPLETE_SPLIT	(1 << 5)	/* right sibling has no downlink yet */
 #define BP_KIND_MASK		(BP_META | BP_LEAF | BP_INTERNAL)
 
 /* Reloption defaults. */
 #define BP_DEFAULT_FILLFACTOR	90
 #define BP_MIN_FILLFACTOR		10
+#define BP_MAX_LAYOUT_SLOTS		1024	/* upper bound of log_size, block_size */
+
+/* Fill of internal pages at build, leaving room for later downlinks. */
+#define BP_INTERNAL_FILLFACTOR	70
 
 /* Build progress subphases, reported through amphasename. */
 #define BP_BUILD_PHASE_SCAN		2
@@ -92,7 +99,23 @@ typedef struct BpOptions
 {
 	int32		vl_len_;		/* varlena header (do not touch directly!) */
 	int			fillfactor;		/* leaf fill at build, in percent */
+	int			log_size;		/* slots in each leaf's log, 0 = default */
+	int			block_size;		/* slots per BPA block, 0 = default */
 } BpOptions;
+
+/* How one key column compares: inline for common types, else by fmgr. */
+typedef enum BpCompareKind
+{
+	BP_CMP_FMGR,				/* call support function 1 */
+	BP_CMP_INT2,
+	BP_CMP_INT4,				/* int4, date */
+	BP_CMP_INT8,				/* int8, timestamp, timestamptz, time */
+	BP_CMP_UINT32,				/* oid */
+	BP_CMP_BOOL,
+	BP_CMP_FLOAT4,
+	BP_CMP_FLOAT8,
+	BP_CMP_BYTES				/* uuid: memcmp */
+} BpCompareKind;
 
 /*
  * How an index entry is laid out in a slot, and how slots compare.
@@ -103,21 +126,38 @@ typedef struct BpSlotDesc
 {
 	int			natts;
 	uint16		width;			/* bytes per slot */
-	uint16		align;			/* alignment of a slot */
 	uint16		null_offset;	/* offset of the null bitmap */
 	uint16		att_offset[INDEX_MAX_KEYS];
 	int16		att_len[INDEX_MAX_KEYS];
 	bool		att_byval[INDEX_MAX_KEYS];
 	Oid			collation[INDEX_MAX_KEYS];
 	FmgrInfo   *cmp_proc[INDEX_MAX_KEYS];	/* support function 1 */
+	BpCompareKind cmp_kind[INDEX_MAX_KEYS];
 } BpSlotDesc;
+
+/* Is column att of slot NULL? */
+static inline bool
+bp_slot_isnull(const BpSlotDesc *desc, const char *slot, int att)
+{
+	return (((const uint8 *) slot)[desc->null_offset + att / 8] >> (att % 8)) & 1;
+}
+
+/* Column att of slot; by-reference values point into the slot. */
+static inline Datum
+bp_slot_datum(const BpSlotDesc *desc, const char *slot, int att)
+{
+	return fetch_att(slot + desc->att_offset[att], desc->att_byval[att],
+					 desc->att_len[att]);
+}
 
 /* Everything a backend keeps about an open index (in rd_amcache). */
 typedef struct BpIndexState
 {
 	BpSlotDesc	slot;
-	BpMetaPageData meta;		/* copy of the metapage */
+	BpMetaPageData meta;		/* copy of the metapage (layout only) */
 	Size		leaf_region_size;	/* bytes of a leaf's BPA region */
+	BlockNumber cached_leaf;	/* leaf of this backend's last insert */
+	char	   *scratch;		/* bpa_scratch_size bytes for inserts */
 } BpIndexState;
 
 /* Monotone predicate over slots used to steer a descent. */
@@ -188,15 +228,23 @@ extern void bp_init_slot_desc(Relation index, BpSlotDesc *desc);
 extern int	bp_compare_slots(const void *a, const void *b, void *arg);
 extern void bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values,
 						 bool *isnull, ItemPointer tid);
-extern bool bp_slot_isnull(const BpSlotDesc *desc, const char *slot, int att);
-extern Datum bp_slot_datum(const BpSlotDesc *desc, const char *slot, int att);
 extern ItemPointer bp_slot_tid(const char *slot);
 extern void bp_slot_deform(const BpSlotDesc *desc, const char *slot,
 						   Datum *values, bool *isnull);
 extern Size bp_page_content_size(void);
-extern Size bp_leaf_region_size(const BpSlotDesc *desc);
-extern int	bp_internal_capacity(const BpSlotDesc *desc);
+extern Size bp_leaf_region_size(uint16 width);
+extern int	bp_internal_capacity(uint16 width);
+extern bool bp_choose_leaf_layout(const BpOptions *opts, uint16 width,
+								  BpaLayout *layout);
+extern BlockNumber bp_estimate_pages(double ntuples, uint16 width,
+									 const BpaLayout *layout, int fillfactor,
+									 int *levels);
+extern uint16 bp_slot_width(int natts, const int16 *lengths, const char *aligns);
 extern void bp_init_page(Page page, uint16 flags, uint16 level);
+extern void bp_fill_leaf(Page page, const BpSlotDesc *desc,
+						 const BpaLayout *layout, const char *items, int n,
+						 const char *lowkey, const char *highkey);
+extern Buffer bp_new_buffer(Relation index);
 extern char *bp_page_lowkey(Page page);
 extern char *bp_page_highkey(Page page, uint16 width);
 extern char *bp_leaf_region(Page page, uint16 width);
@@ -208,6 +256,7 @@ extern Buffer bp_read_buffer(Relation index, BlockNumber blkno, int lockmode);
 extern void bp_check_page(Relation index, Buffer buf, Page page);
 extern void bp_read_meta(Relation index, BpMetaPageData *meta);
 extern void bp_check_columns(Relation index);
+extern Relation bp_open_index(Oid indexoid, LOCKMODE lockmode);
 
 /* bpsearch.c */
 extern void bp_prepare_keys(Relation index, ScanKey scankey, int nkeys,
@@ -218,6 +267,10 @@ extern bool bp_above_range(const void *slot, void *keys);
 extern bool bp_not_above_range(const void *slot, void *keys);
 extern Buffer bp_descend(Relation index, BpGoRightFn go_right, void *arg,
 						 int lockmode);
+extern Buffer bp_descend_to_level(Relation index, BpGoRightFn go_right,
+								  void *arg, int lockmode, uint16 target_level);
+extern int	bp_choose_child(Page page, uint16 width, BpGoRightFn go_right,
+							void *arg);
 
 /* bpbuild.c */
 extern IndexBuildResult *bp_build(Relation heap, Relation index,
@@ -254,6 +307,9 @@ extern void bp_costestimate(PlannerInfo *root, IndexPath *path,
 							Cost *indexTotalCost,
 							Selectivity *indexSelectivity,
 							double *indexCorrelation, double *indexPages);
+
+/* bphypo.c */
+extern void bp_hypo_init(void);
 
 /* bpvalidate.c */
 extern bool bp_validate(Oid opclassoid);

@@ -1,31 +1,557 @@
 /*-------------------------------------------------------------------------
  *
  * bpinsert.c
- *	  Inserting into a bpindex index after it has been built.
+ *	  Inserting into a bpindex index: BPA inserts, leaf and internal
+ *	  splits, new roots, and finishing incomplete splits.
  *
- * Not supported yet: aminsert refuses with an error naming the index, so
- * the statement that would have needed a new index entry fails and the
- * index never diverges from its table.
+ * An insert finds its leaf (the one this backend used last, if the key
+ * still lies within its fences, else by a descent that moves right past
+ * concurrent splits), takes the leaf's content lock in exclusive mode and
+ * inserts into the BPA.  A full leaf splits in two generic WAL records:
+ * first the left page and its new right sibling (the left marked
+ * BP_INCOMPLETE_SPLIT), then the downlink in the parent together with
+ * clearing that flag.  After the first record the tree is already valid:
+ * the right page is reached through the right-link.  Whoever next holds a
+ * page with the flag in exclusive mode finishes the split.  See
+ * src/README.md for the locking protocol.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/generic_xlog.h"
+#include "access/xloginsert.h"
+#include "access/rmgr.h"
+#include "miscadmin.h"
 #include "utils/rel.h"
 
 #include "bpindex.h"
 
-/* aminsert: refuse, naming the index. */
+/* Internal pages split at this fill when the new pivot goes rightmost. */
+#define BP_INTERNAL_RIGHTMOST_FILL 70
+
+/* A slot an insert steers to, with the description to compare it by. */
+typedef struct InsertTarget
+{
+	const BpSlotDesc *desc;
+	const char *slot;
+} InsertTarget;
+
+static void insert_downlink(Relation index, Buffer childbuf, uint16 child_level,
+							const char *pivot, BlockNumber right);
+
+/* go_right of an insert: the target belongs at or after this pivot. */
+static bool
+pivot_at_or_before(const void *pivot, void *arg)
+{
+	InsertTarget *target = (InsertTarget *) arg;
+
+	return bp_compare_slots(pivot, target->slot, (void *) target->desc) <= 0;
+}
+
+/* Does slot lie within the fences of page? */
+static bool
+within_fences(Page page, const BpSlotDesc *desc, const char *slot)
+{
+	uint16		flags = BpPageGetOpaque(page)->flags;
+
+	if ((flags & BP_HAS_LOW) &&
+		bp_compare_slots(bp_page_lowkey(page), slot, (void *) desc) > 0)
+		return false;
+	if ((flags & BP_HAS_HIGH) &&
+		bp_compare_slots(slot, bp_page_highkey(page, desc->width), (void *) desc) >= 0)
+		return false;
+	return true;
+}
+
+/*
+ * The leaf of this backend's previous insert, locked exclusively, if the
+ * slot still belongs there; else InvalidBuffer.
+ */
+static Buffer
+cached_leaf(Relation index, BpIndexState *state, const char *slot)
+{
+	Buffer		buf;
+	Page		page;
+	uint16		flags;
+
+	if (state->cached_leaf == InvalidBlockNumber)
+		return InvalidBuffer;
+	buf = bp_read_buffer(index, state->cached_leaf, BUFFER_LOCK_EXCLUSIVE);
+	page = BufferGetPage(buf);
+	flags = BpPageGetOpaque(page)->flags;
+	if ((flags & BP_LEAF) && !(flags & BP_INCOMPLETE_SPLIT) &&
+		within_fences(page, &state->slot, slot))
+		return buf;
+	UnlockReleaseBuffer(buf);
+	return InvalidBuffer;
+}
+
+/*
+ * WAL-log a log append: a record in generic WAL's own format (rmgr
+ * RM_GENERIC_ID, one block, its data a list of (offset, length, bytes)
+ * fragments, replayed by generic_redo) holding just the two byte ranges
+ * the append changed, the BPA header and the new log slot, instead of
+ * diffing the whole page as GenericXLogFinish does.
+ */
+static void
+log_append(Buffer buf, Page page, const char *region, int log_index,
+		   uint16 width)
+{
+	char		delta[2 * 2 * sizeof(OffsetNumber) + sizeof(BpaHeader) + BLCKSZ / 4];
+	char	   *p = delta;
+	OffsetNumber ranges[2][2];
+	XLogRecPtr	recptr;
+
+	ranges[0][0] = region - (char *) page;
+	ranges[0][1] = sizeof(BpaHeader);
+	ranges[1][0] = ranges[0][0] + bpa_log_slot_offset(region, log_index);
+	ranges[1][1] = width;
+	Assert(sizeof(BpaHeader) + width <= sizeof(delta) - 4 * sizeof(OffsetNumber));
+	for (int i = 0; i < 2; i++)
+	{
+		memcpy(p, &ranges[i][0], sizeof(OffsetNumber));
+		memcpy(p + sizeof(OffsetNumber), &ranges[i][1], sizeof(OffsetNumber));
+		p += 2 * sizeof(OffsetNumber);
+		memcpy(p, (char *) page + ranges[i][0], ranges[i][1]);
+		p += ranges[i][1];
+	}
+	XLogBeginInsert();
+	XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
+	XLogRegisterBufData(0, delta, p - delta);
+	recptr = XLogInsert(RM_GENERIC_ID, 0);
+	PageSetLSN(page, recptr);
+}
+
+/*
+ * Insert into the BPA of an exclusively locked leaf, WAL-logged.  A log
+ * append (the common case) is logged as two small byte ranges; a flush or
+ * redistribute goes through GenericXLog, which diffs the page.
+ */
+static BpaInsertResult
+insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
+				 const char *slot)
+{
+	Page		page = BufferGetPage(buf);
+	char	   *region = bp_leaf_region(page, state->slot.width);
+	int			log_index = bpa_log_count(region);
+	GenericXLogState *xlog;
+	BpaInsertResult result;
+
+	if (bpa_find(region, slot, bp_compare_slots, &state->slot) != NULL)
+		return BPA_DUPLICATE;
+
+	START_CRIT_SECTION();
+	if (bpa_append_to_log(region, slot))
+	{
+		MarkBufferDirty(buf);
+		if (RelationNeedsWAL(index))
+			log_append(buf, page, region, log_index, state->slot.width);
+		END_CRIT_SECTION();
+		return BPA_INSERTED;
+	}
+	END_CRIT_SECTION();
+
+	xlog = GenericXLogStart(index);
+	page = GenericXLogRegisterBuffer(xlog, buf, 0);
+	result = bpa_insert(bp_leaf_region(page, state->slot.width), slot,
+						bp_compare_slots, &state->slot, state->scratch);
+	if (result == BPA_INSERTED)
+		GenericXLogFinish(xlog);
+	else
+		GenericXLogAbort(xlog);
+	return result;
+}
+
+/*
+ * Where a full page of n entries (the new one at pos) splits: in half,
+ * or, when the new entry goes last on the rightmost page (ascending
+ * inserts), so that the left page keeps target entries, as nbtree does.
+ */
+static int
+split_point(int n, int pos, uint16 flags, int target, int capacity)
+{
+	int			nleft = n / 2;
+
+	if (!(flags & BP_HAS_HIGH) && pos == n - 1)
+		nleft = Max(1, Min(n - 1, target));
+	/* neither half may exceed what a page holds */
+	return Min(Max(nleft, n - capacity), capacity);
+}
+
+/* Insert slot into a sorted array of n slots; returns its position. */
+static int
+insert_sorted(char *items, int n, const char *slot, const BpSlotDesc *desc)
+{
+	int			lo = 0;
+	int			hi = n;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (bp_compare_slots(items + (Size) mid * desc->width, slot,
+							 (void *) desc) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(items + (Size) (lo + 1) * desc->width, items + (Size) lo * desc->width,
+			(Size) (n - lo) * desc->width);
+	memcpy(items + (Size) lo * desc->width, slot, desc->width);
+	return lo;
+}
+
+/*
+ * Split the full, exclusively locked leaf in buf, adding slot: the upper
+ * part moves to a new right sibling, then the downlink goes to the parent.
+ * Releases buf.
+ */
+static void
+split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
+{
+	const BpSlotDesc *desc = &state->slot;
+	const BpaLayout *layout = &state->meta.leaf_layout;
+	uint16		width = desc->width;
+	Page		page = BufferGetPage(buf);
+	BpPageOpaque opaque = BpPageGetOpaque(page);
+	char	   *items = palloc((Size) (layout->log_size + 1 +
+									   layout->num_blocks * layout->block_size) * width);
+	int			n;
+	int			pos;
+	int			nleft;
+	char	   *pivot;
+	Buffer		rbuf;
+	BlockNumber right;
+	GenericXLogState *xlog;
+	Page		lpage;
+	Page		rpage;
+
+	n = bpa_sorted(bp_leaf_region(page, width), bp_compare_slots, (void *) desc,
+				   NULL, NULL, items, state->scratch);
+	pos = insert_sorted(items, n++, slot, desc);
+	nleft = split_point(n, pos, opaque->flags,
+						bpa_fill_target(layout, state->meta.fillfactor),
+						bpa_block_capacity(layout));
+	pivot = items + (Size) nleft * width;
+
+	rbuf = bp_new_buffer(index);
+	right = BufferGetBlockNumber(rbuf);
+	xlog = GenericXLogStart(index);
+	lpage = GenericXLogRegisterBuffer(xlog, buf, 0);
+	rpage = GenericXLogRegisterBuffer(xlog, rbuf, GENERIC_XLOG_FULL_IMAGE);
+
+	/* the right page takes over the left page's high key and right-link */
+	bp_fill_leaf(rpage, desc, layout, pivot, n - nleft, pivot,
+				 (opaque->flags & BP_HAS_HIGH) ? bp_page_highkey(page, width) : NULL);
+	BpPageGetOpaque(rpage)->rightlink = opaque->rightlink;
+
+	BpPageGetOpaque(lpage)->flags |= BP_HAS_HIGH | BP_INCOMPLETE_SPLIT;
+	BpPageGetOpaque(lpage)->rightlink = right;
+	memcpy(bp_page_highkey(lpage, width), pivot, width);
+	bpa_build(bp_leaf_region(lpage, width), items, nleft);
+	GenericXLogFinish(xlog);
+	UnlockReleaseBuffer(rbuf);
+
+	state->cached_leaf = pos < nleft ? BufferGetBlockNumber(buf) : right;
+	insert_downlink(index, buf, 0, pivot, right);
+	UnlockReleaseBuffer(buf);
+	pfree(items);
+}
+
+/*
+ * The child in childbuf was the root and has split: make a new root above
+ * it and its new right sibling.
+ */
+static void
+new_root(Relation index, Buffer childbuf, uint16 child_level,
+		 const char *pivot, BlockNumber right)
+{
+	BpIndexState *state = bp_get_state(index);
+	uint16		width = state->slot.width;
+	Buffer		rootbuf = bp_new_buffer(index);
+	Buffer		metabuf = ReadBuffer(index, BP_METAPAGE_BLKNO);
+	GenericXLogState *xlog;
+	Page		root;
+	BpMetaPage	meta;
+	BpInternalHeader *header;
+
+	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+	xlog = GenericXLogStart(index);
+	root = GenericXLogRegisterBuffer(xlog, rootbuf, GENERIC_XLOG_FULL_IMAGE);
+	meta = BpPageGetMeta(GenericXLogRegisterBuffer(xlog, metabuf, 0));
+
+	bp_init_page(root, BP_INTERNAL, child_level + 1);
+	header = bp_internal_header(root, width);
+	header->nitems = 2;
+	header->capacity = state->meta.internal_capacity;
+	bp_internal_children(root, width)[0] = BufferGetBlockNumber(childbuf);
+	bp_internal_children(root, width)[1] = right;
+	memset(bp_internal_pivot(root, width, 0), 0, width);
+	memcpy(bp_internal_pivot(root, width, 1), pivot, width);
+
+	meta->root = BufferGetBlockNumber(rootbuf);
+	meta->root_level = child_level + 1;
+	BpPageGetOpaque(GenericXLogRegisterBuffer(xlog, childbuf, 0))->flags &=
+		~BP_INCOMPLETE_SPLIT;
+	GenericXLogFinish(xlog);
+	UnlockReleaseBuffer(metabuf);
+	UnlockReleaseBuffer(rootbuf);
+}
+
+/* Make room at position pos of an internal page's arrays. */
+static void
+open_internal_gap(Page page, uint16 width, int pos)
+{
+	BpInternalHeader *header = bp_internal_header(page, width);
+	BlockNumber *children = bp_internal_children(page, width);
+
+	memmove(children + pos + 1, children + pos,
+			sizeof(BlockNumber) * (header->nitems - pos));
+	memmove(bp_internal_pivot(page, width, pos + 1),
+			bp_internal_pivot(page, width, pos),
+			(Size) (header->nitems - pos) * width);
+	header->nitems++;
+}
+
+/*
+ * Add (pivot, right) to the exclusively locked parent in pbuf, which has
+ * room, and clear the child's incomplete-split flag in the same record.
+ */
+static void
+insert_into_internal(Relation index, Buffer pbuf, Buffer childbuf,
+					 const char *pivot, BlockNumber right)
+{
+	BpIndexState *state = bp_get_state(index);
+	uint16		width = state->slot.width;
+	InsertTarget target = {&state->slot, pivot};
+	GenericXLogState *xlog = GenericXLogStart(index);
+	Page		page = GenericXLogRegisterBuffer(xlog, pbuf, 0);
+	Page		child = GenericXLogRegisterBuffer(xlog, childbuf, 0);
+	int			pos = bp_choose_child(page, width, pivot_at_or_before, &target) + 1;
+
+	open_internal_gap(page, width, pos);
+	bp_internal_children(page, width)[pos] = right;
+	memcpy(bp_internal_pivot(page, width, pos), pivot, width);
+	BpPageGetOpaque(child)->flags &= ~BP_INCOMPLETE_SPLIT;
+	GenericXLogFinish(xlog);
+}
+
+/* Copy entries [first, first + n) of src's arrays into the empty page dst. */
+static void
+copy_internal_items(Page dst, const BlockNumber *children, const char *pivots,
+					int first, int n, uint16 width, int capacity)
+{
+	BpInternalHeader *header = bp_internal_header(dst, width);
+
+	header->nitems = n;
+	header->capacity = capacity;
+	memcpy(bp_internal_children(dst, width), children + first,
+		   sizeof(BlockNumber) * n);
+	memcpy(bp_internal_pivot(dst, width, 0), pivots + (Size) first * width,
+		   (Size) n * width);
+}
+
+/*
+ * Split the full parent in pbuf while adding (pivot, right), clearing the
+ * child's flag in the same record; then insert the parent's own downlink.
+ * Releases pbuf.
+ */
+static void
+split_internal(Relation index, Buffer pbuf, Buffer childbuf,
+			   const char *pivot, BlockNumber right)
+{
+	BpIndexState *state = bp_get_state(index);
+	uint16		width = state->slot.width;
+	int			capacity = state->meta.internal_capacity;
+	Page		page = BufferGetPage(pbuf);
+	BpPageOpaque opaque = BpPageGetOpaque(page);
+	int			n = bp_internal_header(page, width)->nitems;
+	BlockNumber *children = palloc(sizeof(BlockNumber) * (n + 1));
+	char	   *pivots = palloc((Size) (n + 1) * width);
+	InsertTarget target = {&state->slot, pivot};
+	int			pos = bp_choose_child(page, width, pivot_at_or_before, &target) + 1;
+	int			nleft;
+	Buffer		nbuf;
+	BlockNumber newblk;
+	GenericXLogState *xlog;
+	Page		lpage;
+	Page		rpage;
+	char	   *separator;
+
+	/* the n + 1 items in order */
+	memcpy(children, bp_internal_children(page, width), sizeof(BlockNumber) * pos);
+	memcpy(pivots, bp_internal_pivot(page, width, 0), (Size) pos * width);
+	children[pos] = right;
+	memcpy(pivots + (Size) pos * width, pivot, width);
+	memcpy(children + pos + 1, bp_internal_children(page, width) + pos,
+		   sizeof(BlockNumber) * (n - pos));
+	memcpy(pivots + (Size) (pos + 1) * width, bp_internal_pivot(page, width, pos),
+		   (Size) (n - pos) * width);
+	n++;
+	nleft = split_point(n, pos, opaque->flags,
+						capacity * BP_INTERNAL_RIGHTMOST_FILL / 100, capacity);
+	separator = pivots + (Size) nleft * width;
+
+	nbuf = bp_new_buffer(index);
+	newblk = BufferGetBlockNumber(nbuf);
+	xlog = GenericXLogStart(index);
+	lpage = GenericXLogRegisterBuffer(xlog, pbuf, 0);
+	rpage = GenericXLogRegisterBuffer(xlog, nbuf, GENERIC_XLOG_FULL_IMAGE);
+
+	bp_init_page(rpage, BP_INTERNAL | BP_HAS_LOW | (opaque->flags & BP_HAS_HIGH),
+				 opaque->level);
+	memcpy(bp_page_lowkey(rpage), separator, width);
+	if (opaque->flags & BP_HAS_HIGH)
+		memcpy(bp_page_highkey(rpage, width), bp_page_highkey(page, width), width);
+	BpPageGetOpaque(rpage)->rightlink = opaque->rightlink;
+	copy_internal_items(rpage, children, pivots, nleft, n - nleft, width, capacity);
+
+	copy_internal_items(lpage, children, pivots, 0, nleft, width, capacity);
+	memcpy(bp_page_highkey(lpage, width), separator, width);
+	BpPageGetOpaque(lpage)->flags |= BP_HAS_HIGH | BP_INCOMPLETE_SPLIT;
+	BpPageGetOpaque(lpage)->rightlink = newblk;
+
+	BpPageGetOpaque(GenericXLogRegisterBuffer(xlog, childbuf, 0))->flags &=
+		~BP_INCOMPLETE_SPLIT;
+	GenericXLogFinish(xlog);
+	UnlockReleaseBuffer(nbuf);
+
+	insert_downlink(index, pbuf, BpPageGetOpaque(BufferGetPage(pbuf))->level,
+					separator, newblk);
+	UnlockReleaseBuffer(pbuf);
+	pfree(children);
+	pfree(pivots);
+}
+
+/*
+ * Finish the split of the exclusively locked page in buf, whose right
+ * sibling has no downlink yet.  Releases buf.
+ */
+static void
+finish_split(Relation index, Buffer buf)
+{
+	Page		page = BufferGetPage(buf);
+	uint16		width = bp_get_state(index)->slot.width;
+	char	   *pivot = palloc(width);
+
+	memcpy(pivot, bp_page_highkey(page, width), width);
+	insert_downlink(index, buf, BpPageGetOpaque(page)->level, pivot,
+					BpPageGetOpaque(page)->rightlink);
+	UnlockReleaseBuffer(buf);
+	pfree(pivot);
+}
+
+/*
+ * The child's level has no parent yet: the root split and its new root was
+ * never made (a crash, or an error, between the split's two records).
+ * Finish that split, so the child's downlink has a level to go to.  The
+ * caller holds a page to the right of the root; whoever holds the root
+ * only ever waits for the metapage and new pages, so this cannot deadlock.
+ */
+static void
+finish_root_split(Relation index, BlockNumber root)
+{
+	Buffer		buf = bp_read_buffer(index, root, BUFFER_LOCK_EXCLUSIVE);
+
+	if (BpPageGetOpaque(BufferGetPage(buf))->flags & BP_INCOMPLETE_SPLIT)
+		finish_split(index, buf);
+	else
+		UnlockReleaseBuffer(buf);	/* someone else finished it: look again */
+}
+
+/*
+ * Insert the downlink (pivot, right) for the split child in childbuf
+ * (exclusively locked, kept locked) into the level above, growing the
+ * tree if the child was the root.
+ */
+static void
+insert_downlink(Relation index, Buffer childbuf, uint16 child_level,
+				const char *pivot, BlockNumber right)
+{
+	BpIndexState *state = bp_get_state(index);
+	InsertTarget target = {&state->slot, pivot};
+
+	for (;;)
+	{
+		BpMetaPageData meta;
+		Buffer		pbuf;
+		Page		page;
+
+		CHECK_FOR_INTERRUPTS();
+		bp_read_meta(index, &meta);
+		if (meta.root == BufferGetBlockNumber(childbuf))
+		{
+			new_root(index, childbuf, child_level, pivot, right);
+			return;
+		}
+		if (meta.root_level <= child_level)
+		{
+			finish_root_split(index, meta.root);
+			continue;
+		}
+		pbuf = bp_descend_to_level(index, pivot_at_or_before, &target,
+								   BUFFER_LOCK_EXCLUSIVE, child_level + 1);
+		page = BufferGetPage(pbuf);
+		if (BpPageGetOpaque(page)->flags & BP_INCOMPLETE_SPLIT)
+		{
+			finish_split(index, pbuf);
+			continue;
+		}
+		if (bp_internal_header(page, state->slot.width)->nitems <
+			state->meta.internal_capacity)
+		{
+			insert_into_internal(index, pbuf, childbuf, pivot, right);
+			UnlockReleaseBuffer(pbuf);
+		}
+		else
+			split_internal(index, pbuf, childbuf, pivot, right);
+		return;
+	}
+}
+
+/* Insert one slot: find its leaf, insert, split when full. */
+static void
+insert_slot(Relation index, BpIndexState *state, const char *slot)
+{
+	InsertTarget target = {&state->slot, slot};
+
+	for (;;)
+	{
+		Buffer		buf = cached_leaf(index, state, slot);
+		BpaInsertResult result;
+
+		if (!BufferIsValid(buf))
+			buf = bp_descend(index, pivot_at_or_before, &target,
+							 BUFFER_LOCK_EXCLUSIVE);
+		if (BpPageGetOpaque(BufferGetPage(buf))->flags & BP_INCOMPLETE_SPLIT)
+		{
+			finish_split(index, buf);
+			continue;
+		}
+		result = insert_into_leaf(index, state, buf, slot);
+		if (result == BPA_FULL)
+		{
+			split_leaf(index, state, buf, slot);
+			return;
+		}
+		state->cached_leaf = BufferGetBlockNumber(buf);
+		UnlockReleaseBuffer(buf);
+		return;
+	}
+}
+
+/* aminsert: add the entry of one heap tuple. */
 bool
 bp_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 		  Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
 		  IndexInfo *indexInfo)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("inserting into bpindex index \"%s\" is not supported yet",
-					RelationGetRelationName(index)),
-			 errhint("Drop the index before modifying table \"%s\", then create it again.",
-					 RelationGetRelationName(heapRel))));
+	BpIndexState *state = bp_get_state(index);
+	char	   *slot = palloc(state->slot.width);
+
+	bp_form_slot(&state->slot, slot, values, isnull, ht_ctid);
+	insert_slot(index, state, slot);
+	pfree(slot);
 	return false;
 }

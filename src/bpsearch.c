@@ -218,8 +218,8 @@ bp_not_above_range(const void *slot, void *keys)
 }
 
 /* The last child whose pivot satisfies go_right, or child 0. */
-static int
-choose_child(Page page, uint16 width, BpGoRightFn go_right, void *arg)
+int
+bp_choose_child(Page page, uint16 width, BpGoRightFn go_right, void *arg)
 {
 	int			lo = 1;
 	int			hi = bp_internal_header(page, width)->nitems - 1;
@@ -268,13 +268,15 @@ read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
 }
 
 /*
- * Descend from the root to the leaf where go_right turns false: at each
- * level take the last child whose pivot satisfies go_right.  go_right
- * must be monotone (true for a prefix of the order).  Returns the leaf
- * locked in lockmode; upper pages are share-locked one at a time.
+ * Descend from the root to the page at target_level where go_right turns
+ * false: at each level take the last child whose pivot satisfies go_right.
+ * go_right must be monotone (true for a prefix of the order).  Returns
+ * that page locked in lockmode; the pages above are share-locked one at a
+ * time and released before the next is locked.
  */
 Buffer
-bp_descend(Relation index, BpGoRightFn go_right, void *arg, int lockmode)
+bp_descend_to_level(Relation index, BpGoRightFn go_right, void *arg,
+					int lockmode, uint16 target_level)
 {
 	uint16		width = bp_get_state(index)->slot.width;
 	BpMetaPageData meta;
@@ -284,16 +286,26 @@ bp_descend(Relation index, BpGoRightFn go_right, void *arg, int lockmode)
 	bp_read_meta(index, &meta);
 	blkno = meta.root;
 	level = meta.root_level;
-	while (level > 0)
+	if (level < target_level)
+		elog(ERROR, "bpindex index \"%s\" has no level %u",
+			 RelationGetRelationName(index), target_level);
+	while (level > target_level)
 	{
 		Buffer		buf = read_moving_right(index, blkno, go_right, arg,
 											BUFFER_LOCK_SHARE, level);
 		Page		page = BufferGetPage(buf);
 
-		blkno = bp_internal_children(page, width)[choose_child(page, width,
+		blkno = bp_internal_children(page, width)[bp_choose_child(page, width,
 															   go_right, arg)];
 		UnlockReleaseBuffer(buf);
 		level--;
 	}
-	return read_moving_right(index, blkno, go_right, arg, lockmode, 0);
+	return read_moving_right(index, blkno, go_right, arg, lockmode, level);
+}
+
+/* Descend to the leaf where go_right turns false, locked in lockmode. */
+Buffer
+bp_descend(Relation index, BpGoRightFn go_right, void *arg, int lockmode)
+{
+	return bp_descend_to_level(index, go_right, arg, lockmode, 0);
 }

@@ -8,8 +8,13 @@
 #include "postgres.h"
 
 #include "access/tupmacs.h"
+#include "access/genam.h"
 #include "catalog/index.h"
+#include "storage/lmgr.h"
+#include <math.h>
 #include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -37,6 +42,37 @@ slot_header_size(int natts)
 	return sizeof(ItemPointerData) + (natts + 7) / 8;
 }
 
+/* The inline comparison for a column's support function, if there is one. */
+static BpCompareKind
+compare_kind(Oid proc)
+{
+	switch (proc)
+	{
+		case F_BTINT2CMP:
+			return BP_CMP_INT2;
+		case F_BTINT4CMP:
+		case F_DATE_CMP:
+			return BP_CMP_INT4;
+		case F_BTINT8CMP:
+		case F_TIMESTAMP_CMP:
+		case F_TIMESTAMPTZ_CMP:
+		case F_TIME_CMP:
+			return BP_CMP_INT8;
+		case F_BTOIDCMP:
+			return BP_CMP_UINT32;
+		case F_BTBOOLCMP:
+			return BP_CMP_BOOL;
+		case F_BTFLOAT4CMP:
+			return BP_CMP_FLOAT4;
+		case F_BTFLOAT8CMP:
+			return BP_CMP_FLOAT8;
+		case F_UUID_CMP:
+			return BP_CMP_BYTES;
+		default:
+			return BP_CMP_FMGR;
+	}
+}
+
 /*
  * Fill desc from the index's key columns: offsets, lengths, collations
  * and comparison functions.
@@ -45,8 +81,9 @@ void
 bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 {
 	TupleDesc	tupdesc = RelationGetDescr(index);
+	int16		lengths[INDEX_MAX_KEYS];
+	char		aligns[INDEX_MAX_KEYS];
 	uint16		offset;
-	uint16		align = ALIGNOF_SHORT;
 
 	desc->natts = IndexRelationGetNumberOfKeyAttributes(index);
 	desc->null_offset = sizeof(ItemPointerData);
@@ -54,7 +91,6 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 	for (int i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-		uint16		att_align = (uint16) att_align_nominal(1, att->attalign);
 
 		offset = (uint16) att_align_nominal(offset, att->attalign);
 		desc->att_offset[i] = offset;
@@ -62,11 +98,51 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		desc->att_byval[i] = att->attbyval;
 		desc->collation[i] = index->rd_indcollation[i];
 		desc->cmp_proc[i] = index_getprocinfo(index, i + 1, 1);
+		desc->cmp_kind[i] = compare_kind(desc->cmp_proc[i]->fn_oid);
 		offset += att->attlen;
-		align = Max(align, att_align);
+		lengths[i] = att->attlen;
+		aligns[i] = att->attalign;
 	}
-	desc->align = align;
-	desc->width = (uint16) TYPEALIGN(align, offset);
+	desc->width = bp_slot_width(desc->natts, lengths, aligns);
+}
+
+/* Three-way comparison of two ordered values. */
+#define CMP3(a, b) ((a) < (b) ? -1 : ((a) > (b) ? 1 : 0))
+
+/* Compare column i of two slots, neither NULL. */
+static inline int
+compare_column(const BpSlotDesc *desc, int i, const char *a, const char *b)
+{
+	const char *pa = a + desc->att_offset[i];
+	const char *pb = b + desc->att_offset[i];
+	int32		c;
+
+	switch (desc->cmp_kind[i])
+	{
+		case BP_CMP_INT2:
+			return CMP3(*(const int16 *) pa, *(const int16 *) pb);
+		case BP_CMP_INT4:
+			return CMP3(*(const int32 *) pa, *(const int32 *) pb);
+		case BP_CMP_INT8:
+			return CMP3(*(const int64 *) pa, *(const int64 *) pb);
+		case BP_CMP_UINT32:
+			return CMP3(*(const uint32 *) pa, *(const uint32 *) pb);
+		case BP_CMP_BOOL:
+			return CMP3(*(const bool *) pa, *(const bool *) pb);
+		case BP_CMP_FLOAT4:
+			return float4_cmp_internal(*(const float4 *) pa, *(const float4 *) pb);
+		case BP_CMP_FLOAT8:
+			return float8_cmp_internal(*(const float8 *) pa, *(const float8 *) pb);
+		case BP_CMP_BYTES:
+			c = memcmp(pa, pb, desc->att_len[i]);
+			return CMP3(c, 0);
+		case BP_CMP_FMGR:
+			break;
+	}
+	c = DatumGetInt32(FunctionCall2Coll(desc->cmp_proc[i], desc->collation[i],
+										bp_slot_datum(desc, a, i),
+										bp_slot_datum(desc, b, i)));
+	return CMP3(c, 0);
 }
 
 /* Compare two slots: key columns (NULLs last), then heap TID. */
@@ -79,7 +155,7 @@ bp_compare_slots(const void *a, const void *b, void *arg)
 	{
 		bool		a_null = bp_slot_isnull(desc, a, i);
 		bool		b_null = bp_slot_isnull(desc, b, i);
-		int32		c;
+		int			c;
 
 		if (a_null || b_null)
 		{
@@ -87,12 +163,9 @@ bp_compare_slots(const void *a, const void *b, void *arg)
 				continue;
 			return a_null ? 1 : -1;
 		}
-		c = DatumGetInt32(FunctionCall2Coll(desc->cmp_proc[i],
-											desc->collation[i],
-											bp_slot_datum(desc, a, i),
-											bp_slot_datum(desc, b, i)));
+		c = compare_column(desc, i, a, b);
 		if (c != 0)
-			return c > 0 ? 1 : -1;
+			return c;
 	}
 	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
 }
@@ -120,21 +193,6 @@ bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values, bool *isnull,
 		else
 			memcpy(dst, DatumGetPointer(values[i]), desc->att_len[i]);
 	}
-}
-
-/* Is column att of slot NULL? */
-bool
-bp_slot_isnull(const BpSlotDesc *desc, const char *slot, int att)
-{
-	return (((const uint8 *) slot)[desc->null_offset + att / 8] >> (att % 8)) & 1;
-}
-
-/* Column att of slot; by-reference values point into the slot. */
-Datum
-bp_slot_datum(const BpSlotDesc *desc, const char *slot, int att)
-{
-	return fetch_att(slot + desc->att_offset[att], desc->att_byval[att],
-					 desc->att_len[att]);
 }
 
 /* The heap TID of a slot. */
@@ -172,9 +230,9 @@ fences_size(uint16 width)
 
 /* Bytes of the BPA region of a leaf. */
 Size
-bp_leaf_region_size(const BpSlotDesc *desc)
+bp_leaf_region_size(uint16 width)
 {
-	return bp_page_content_size() - fences_size(desc->width);
+	return bp_page_content_size() - fences_size(width);
 }
 
 /* Byte offset, after the fences, of the pivots of an internal page. */
@@ -186,15 +244,75 @@ pivots_offset(int capacity)
 
 /* Children (and pivots) an internal page has room for. */
 int
-bp_internal_capacity(const BpSlotDesc *desc)
+bp_internal_capacity(uint16 width)
 {
-	Size		room = bp_page_content_size() - fences_size(desc->width);
-	int			capacity = (int) (room / (desc->width + sizeof(BlockNumber)));
+	Size		room = bp_page_content_size() - fences_size(width);
+	int			capacity = (int) (room / (width + sizeof(BlockNumber)));
 
 	while (capacity > 0 &&
-		   pivots_offset(capacity) + (Size) capacity * desc->width > room)
+		   pivots_offset(capacity) + (Size) capacity * width > room)
 		capacity--;
 	return capacity;
+}
+
+/*
+ * The leaf layout for entries of this width under these options (0 for
+ * log_size or block_size: automatic).  False if it does not fit a leaf.
+ */
+bool
+bp_choose_leaf_layout(const BpOptions *opts, uint16 width, BpaLayout *layout)
+{
+	Size		region = bp_leaf_region_size(width);
+	bool		fits;
+
+	if (opts->block_size > 0)
+		fits = bpa_layout_fit_blocks(layout, region, width, opts->log_size,
+									 opts->block_size);
+	else
+		fits = bpa_layout_fit(layout, region, width, opts->log_size, 0);
+	/* a full leaf holds up to capacity + log_size - 1 entries: its halves must fit */
+	return fits && bpa_block_capacity(layout) >= 4 &&
+		layout->log_size <= bpa_block_capacity(layout);
+}
+
+/*
+ * Pages and levels of a freshly built index of ntuples entries: the
+ * build's own arithmetic (bpbuild.c), used for hypothetical indexes and
+ * cost estimates.
+ */
+BlockNumber
+bp_estimate_pages(double ntuples, uint16 width, const BpaLayout *layout,
+				  int fillfactor, int *levels)
+{
+	double		per_leaf = bpa_fill_target(layout, fillfactor);
+	double		per_internal = Max(2, bp_internal_capacity(width) *
+								   BP_INTERNAL_FILLFACTOR / 100);
+	double		level_pages = Max(1.0, ceil(ntuples / per_leaf));
+	double		pages = 1 + level_pages;	/* the metapage and the leaves */
+
+	*levels = 1;
+	while (level_pages > 1)
+	{
+		level_pages = ceil(level_pages / per_internal);
+		pages += level_pages;
+		(*levels)++;
+	}
+	return (BlockNumber) Min(pages, (double) MaxBlockNumber);
+}
+
+/* Bytes of a slot for key columns of these lengths and alignments. */
+uint16
+bp_slot_width(int natts, const int16 *lengths, const char *aligns)
+{
+	uint16		offset = sizeof(ItemPointerData) + (natts + 7) / 8;
+	uint16		align = ALIGNOF_SHORT;
+
+	for (int i = 0; i < natts; i++)
+	{
+		offset = (uint16) att_align_nominal(offset, aligns[i]) + lengths[i];
+		align = Max(align, (uint16) att_align_nominal(1, aligns[i]));
+	}
+	return (uint16) TYPEALIGN(align, offset);
 }
 
 /* Initialize a page of the given kind; the whole content counts as used. */
@@ -210,6 +328,41 @@ bp_init_page(Page page, uint16 flags, uint16 level)
 	opaque->level = level;
 	opaque->rightlink = InvalidBlockNumber;
 	opaque->page_id = BP_PAGE_ID;
+}
+
+/* Fill page as a leaf holding n sorted entries, with the given fences. */
+void
+bp_fill_leaf(Page page, const BpSlotDesc *desc, const BpaLayout *layout,
+			 const char *items, int n, const char *lowkey, const char *highkey)
+{
+	uint16		flags = BP_LEAF;
+	char	   *region;
+
+	if (lowkey)
+		flags |= BP_HAS_LOW;
+	if (highkey)
+		flags |= BP_HAS_HIGH;
+	bp_init_page(page, flags, 0);
+	if (lowkey)
+		memcpy(bp_page_lowkey(page), lowkey, desc->width);
+	if (highkey)
+		memcpy(bp_page_highkey(page, desc->width), highkey, desc->width);
+	region = bp_leaf_region(page, desc->width);
+	bpa_init(region, layout);
+	bpa_build(region, items, n);
+}
+
+/* A new page at the end of the index, zeroed and exclusively locked. */
+Buffer
+bp_new_buffer(Relation index)
+{
+	Buffer		buf;
+
+	LockRelationForExtension(index, ExclusiveLock);
+	buf = ReadBuffer(index, P_NEW);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	UnlockRelationForExtension(index, ExclusiveLock);
+	return buf;
 }
 
 /* The low fence key of a leaf or internal page. */
@@ -368,15 +521,18 @@ bp_get_state(Relation index)
 		meta.slot_width != state->slot.width ||
 		!bpa_layout_valid(&meta.leaf_layout) ||
 		meta.leaf_layout.slot_width != state->slot.width ||
-		bpa_region_size(&meta.leaf_layout) > bp_leaf_region_size(&state->slot) ||
-		meta.internal_capacity != bp_internal_capacity(&state->slot))
+		bpa_region_size(&meta.leaf_layout) > bp_leaf_region_size(state->slot.width) ||
+		meta.internal_capacity != bp_internal_capacity(state->slot.width))
 	{
 		pfree(state);
 		report_corrupted(index, BP_METAPAGE_BLKNO,
 						 "The metapage does not match the index definition.");
 	}
 	state->meta = meta;
-	state->leaf_region_size = bp_leaf_region_size(&state->slot);
+	state->leaf_region_size = bp_leaf_region_size(state->slot.width);
+	state->cached_leaf = InvalidBlockNumber;
+	state->scratch = MemoryContextAlloc(index->rd_indexcxt,
+										bpa_scratch_size(&meta.leaf_layout));
 	index->rd_amcache = state;
 	return state;
 }
@@ -419,4 +575,33 @@ bp_check_columns(Relation index)
 							RelationGetRelationName(index)),
 					 errhint("NULLs sort last, as in btree's default ordering.")));
 	}
+}
+
+/*
+ * Open a relation that must be a valid bpindex index, for the SQL-callable
+ * functions; anything else is refused with an error naming it.
+ */
+Relation
+bp_open_index(Oid indexoid, LOCKMODE lockmode)
+{
+	Relation	index = index_open(indexoid, lockmode);
+
+	if (index->rd_rel->relkind == RELKIND_PARTITIONED_INDEX)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is a partitioned index",
+						RelationGetRelationName(index)),
+				 errhint("Use the index of each partition.")));
+	if (index->rd_rel->relkind != RELKIND_INDEX ||
+		index->rd_indam->amgettuple != bp_gettuple)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a bpindex index",
+						RelationGetRelationName(index))));
+	if (!index->rd_index->indisvalid)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("index \"%s\" is not valid",
+						RelationGetRelationName(index))));
+	return index;
 }

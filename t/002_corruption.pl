@@ -1,5 +1,11 @@
 # A damaged metapage, leaf or internal page gives an ERROR that names the
-# index, never a crash.
+# index, never a crash.  Damage that the checks on every page read cannot
+# see (they check page kinds and counters only) is found by bpindex_check:
+# a block whose sorted bit lies, an entry outside its block's range or its
+# leaf's fences, pivots out of order, fences that disagree with the parent
+# or the left neighbour, an entry stored twice; and entries that are
+# missing although the structure is sound, by bpindex_check with
+# heapallindexed.
 use strict;
 use warnings;
 use FindBin;
@@ -86,6 +92,244 @@ poke('zeroed_leaf', 1, 0, "\0" x $page_size);
 like(scan_error('zeroed_leaf'),
 	qr/index "zeroed_leaf" contains corrupted page at block 1/,
 	'an uninitialized page is reported');
+
+###########################################################################
+# Damage only bpindex_check finds.
+###########################################################################
+
+# The layout of the index's pages (src/README.md, src/bpa.c).
+sub layout
+{
+	my ($index) = @_;
+	my ($width, $log_size, $num_blocks, $block_size, $capacity, $root, $levels) =
+	  split /\|/, $node->safe_psql('postgres', qq{
+		SELECT slot_width, log_size, num_blocks, block_size, internal_capacity,
+			root, levels FROM bpindex_metap('$index')});
+	my $maxalign = sub { my ($x) = @_; return ($x + 7) & ~7; };
+	my $region = $contents + $maxalign->(2 * $width);
+	my $log = $maxalign->(16 + 2 * $num_blocks + int(($num_blocks + 7) / 8));
+	return {
+		width => $width,
+		num_blocks => $num_blocks,
+		block_size => $block_size,
+		root => $root,
+		levels => $levels,
+		lowkey => $contents,
+		highkey => $contents + $width,
+		region => $region,
+		log_count => $region + 8,
+		used_blocks => $region + 10,
+		nentries => $region + 12,
+		counts => $region + 16,
+		sorted_bits => $region + 16 + 2 * $num_blocks,
+		log => $region + $log,
+		header => $region + $log + $log_size * $width,
+		blocks => $region + $log + ($log_size + $num_blocks) * $width,
+		nitems => $region,
+		pivots => $region + $maxalign->(8 + 4 * $capacity),
+	};
+}
+
+# Byte offset in a leaf of entry $j of BPA block $b.
+sub block_entry
+{
+	my ($l, $b, $j) = @_;
+	return $l->{blocks} + ($b * $l->{block_size} + $j) * $l->{width};
+}
+
+# A leaf's BPA counters.
+sub counters
+{
+	my ($l, $page) = @_;
+	my %c;
+	@c{qw(log_count used_blocks nentries)} =
+	  unpack('v3', substr($page, $l->{log_count}, 6));
+	$c{counts} = [ unpack("v$l->{num_blocks}", substr($page, $l->{counts}, 2 * $l->{num_blocks})) ];
+	$c{sorted} = [ map { vec(substr($page, $l->{sorted_bits}, 8), $_, 1) } 0 .. $l->{num_blocks} - 1 ];
+	return \%c;
+}
+
+# The int8 key of the slot at $offset (the key follows TID and null bits).
+sub get_key { my ($page, $offset) = @_; return unpack('q<', substr($page, $offset + 8, 8)); }
+sub set_key { my ($page, $offset, $key) = @_; substr($$page, $offset + 8, 8) = pack('q<', $key); }
+sub rightlink { my ($page) = @_; return unpack('V', substr($page, $special + 4, 4)); }
+
+# One page of an index, as on disk after a checkpoint.
+sub read_block
+{
+	my ($index, $block) = @_;
+	my $path = $node->safe_psql('postgres', "CHECKPOINT; SELECT pg_relation_filepath('$index')");
+	open(my $fh, '<', $node->data_dir . "/$path") or die "open: $!";
+	binmode $fh;
+	sysseek($fh, $block * $page_size, 0) or die "seek: $!";
+	sysread($fh, my $page, $page_size) == $page_size or die "read: $!";
+	close $fh;
+	return $page;
+}
+
+# Replace one page of an index, the server stopped.
+sub write_block
+{
+	my ($index, $block, $page) = @_;
+	poke($index, $block, 0, $page);
+}
+
+# The error bpindex_check raises, '' if none.
+sub check_error
+{
+	my ($name, $heapallindexed) = @_;
+	my ($rc, $out, $err) = $node->psql('postgres',
+		"SELECT bpindex_check('$name', " . ($heapallindexed ? 'true' : 'false') . ')');
+	return $err;
+}
+
+# A count over the whole table by a forced index scan, a bitmap scan and a
+# sequential scan: damaged leaves give wrong answers, not errors.
+sub counts_by_path
+{
+	my ($name, $where) = @_;
+	my $q = "SELECT count(*) FROM ${name}_t WHERE $where";
+	return join(' ', index_result($node, $q), bitmap_result($node, $q),
+		seqscan_result($node, $q));
+}
+
+# A block whose sorted bit is set holds two entries swapped.
+{
+	my $name = fresh_index('bad_sorted');
+	my $l = layout($name);
+	my $page = read_block($name, 1);
+	my $c = counters($l, $page);
+	ok($c->{sorted}[0] && $c->{counts}[0] >= 2, 'bad_sorted: block 0 of leaf 1 is sorted');
+	my ($e0, $e1) = (block_entry($l, 0, 0), block_entry($l, 0, 1));
+	my ($s0, $s1) = (substr($page, $e0, $l->{width}), substr($page, $e1, $l->{width}));
+	substr($page, $e0, $l->{width}) = $s1;
+	substr($page, $e1, $l->{width}) = $s0;
+	write_block($name, 1, $page);
+	is(scan_error($name), '', 'bad_sorted: the page-read checks do not notice');
+	like(check_error($name),
+		qr/index "bad_sorted" is corrupted at block 1\n.*block marked sorted is not in ascending order/,
+		'bad_sorted: bpindex_check finds the lying sorted bit');
+}
+
+# An entry lies below the lower bound of its block.
+{
+	my $name = fresh_index('bad_block_range');
+	my $l = layout($name);
+	my $page = read_block($name, 1);
+	my $c = counters($l, $page);
+	ok($c->{used_blocks} >= 2 && $c->{counts}[1] >= 1, 'bad_block_range: leaf 1 uses block 1');
+	set_key(\$page, block_entry($l, 1, 0), -1);
+	write_block($name, 1, $page);
+	is(scan_error($name), '', 'bad_block_range: the page-read checks do not notice');
+	like(check_error($name),
+		qr/index "bad_block_range" is corrupted at block 1\n.*block entry below its header bound/,
+		'bad_block_range: bpindex_check finds the entry outside its block');
+}
+
+# The largest entry of a leaf is moved above the leaf's high key (it stays
+# inside the last block, which has no upper bound, so the BPA is sound).
+{
+	my $name = fresh_index('bad_fence');
+	my $l = layout($name);
+	my $page = read_block($name, 1);
+	my $c = counters($l, $page);
+	my $last = $c->{used_blocks} - 1;
+	my $entry = block_entry($l, $last, $c->{counts}[$last] - 1);
+	ok($c->{sorted}[$last], 'bad_fence: the last block of leaf 1 is sorted');
+	cmp_ok(get_key($page, $entry), '<=', get_key($page, $l->{highkey}),
+		'bad_fence: its last entry is not above the high key');
+	set_key(\$page, $entry, get_key($page, $l->{highkey}) + 1);
+	write_block($name, 1, $page);
+	is(scan_error($name), '', 'bad_fence: the page-read checks do not notice');
+	like(check_error($name),
+		qr/index "bad_fence" is corrupted at block 1\n.*A leaf entry lies at or above the leaf's high key/,
+		'bad_fence: bpindex_check finds the entry above the high key');
+}
+
+# Two pivots of the root are out of order.
+{
+	my $name = fresh_index('bad_pivots');
+	my $l = layout($name);
+	is($l->{levels}, 2, 'bad_pivots: the root is an internal page');
+	my $page = read_block($name, $l->{root});
+	my $nitems = unpack('v', substr($page, $l->{nitems}, 2));
+	cmp_ok($nitems, '>', 4, 'bad_pivots: the root has several children');
+	set_key(\$page, $l->{pivots} + 2 * $l->{width},
+		get_key($page, $l->{pivots} + 3 * $l->{width}) + 1);
+	write_block($name, $l->{root}, $page);
+	like(check_error($name),
+		qr/index "bad_pivots" is corrupted at block $l->{root}\n.*The pivots are not strictly ascending/,
+		'bad_pivots: bpindex_check finds the pivots out of order');
+}
+
+# A leaf's low key differs from the pivot its parent has for it.
+{
+	my $name = fresh_index('bad_lowkey');
+	my $l = layout($name);
+	my $leaf = rightlink(read_block($name, 1));
+	my $page = read_block($name, $leaf);
+	set_key(\$page, $l->{lowkey}, get_key($page, $l->{lowkey}) - 1);
+	write_block($name, $leaf, $page);
+	is(scan_error($name), '', 'bad_lowkey: the page-read checks do not notice');
+	like(check_error($name),
+		qr/index "bad_lowkey" is corrupted at block $leaf\n.*fence keys do not match the range its parent gives it/,
+		'bad_lowkey: bpindex_check finds the fence that disagrees with the parent');
+}
+
+# The first leaf's right-link skips the second leaf: forward scans and
+# bitmap scans silently lose its entries.
+{
+	my $name = fresh_index('bad_rightlink');
+	my $page = read_block($name, 1);
+	my $second = rightlink($page);
+	my $third = rightlink(read_block($name, $second));
+	substr($page, $special + 4, 4) = pack('V', $third);
+	write_block($name, 1, $page);
+	my ($by_index, $by_bitmap, $by_seqscan) = split / /, counts_by_path($name, 'k >= 0');
+	cmp_ok($by_index, '<', $by_seqscan, 'bad_rightlink: an index scan silently loses entries');
+	cmp_ok($by_bitmap, '<', $by_seqscan, 'bad_rightlink: a bitmap scan silently loses entries');
+	like(check_error($name),
+		qr/index "bad_rightlink" is corrupted at block $third\n.*The page's low key is not its left neighbour's high key/,
+		'bad_rightlink: bpindex_check finds the broken chain of leaves');
+}
+
+# An entry of a block is also in the log: scans return its row twice.
+{
+	my $name = fresh_index('bad_duplicate');
+	my $l = layout($name);
+	my $page = read_block($name, 1);
+	my $c = counters($l, $page);
+	substr($page, $l->{log} + $c->{log_count} * $l->{width}, $l->{width}) =
+	  substr($page, block_entry($l, 0, 0), $l->{width});
+	substr($page, $l->{log_count}, 2) = pack('v', $c->{log_count} + 1);
+	substr($page, $l->{nentries}, 2) = pack('v', $c->{nentries} + 1);
+	write_block($name, 1, $page);
+	my ($by_index, $by_bitmap, $by_seqscan) = split / /, counts_by_path($name, 'k >= 0');
+	is($by_index, $by_seqscan + 1, 'bad_duplicate: an index scan returns a row twice');
+	like(check_error($name),
+		qr/index "bad_duplicate" is corrupted at block 1\n.*log entry also stored in a block/,
+		'bad_duplicate: bpindex_check finds the entry stored twice');
+}
+
+# Entries appended to a leaf's log are dropped by lowering log_count and
+# nentries together: the structure is sound, only heapallindexed notices.
+{
+	my $name = fresh_index('missing');
+	$node->safe_psql('postgres',
+		"INSERT INTO missing_t SELECT -g, -g FROM generate_series(1, 5) g");
+	my $l = layout($name);
+	my $page = read_block($name, 1);
+	my $c = counters($l, $page);
+	is($c->{log_count}, 5, 'missing: the new entries are in the log of leaf 1');
+	substr($page, $l->{log_count}, 2) = pack('v', $c->{log_count} - 2);
+	substr($page, $l->{nentries}, 2) = pack('v', $c->{nentries} - 2);
+	write_block($name, 1, $page);
+	is(counts_by_path($name, 'k < 0'), '3 3 5', 'missing: scans lose two rows');
+	is(check_error($name, 0), '', 'missing: bpindex_check without heapallindexed passes');
+	like(check_error($name, 1),
+		qr/heap tuple \(\d+,\d+\) from table "missing_t" lacks matching index entry in index "missing"/,
+		'missing: bpindex_check with heapallindexed finds the missing entries');
+}
 
 # the server survived every error
 is($node->safe_psql('postgres', 'SELECT 1'), '1', 'server still running');

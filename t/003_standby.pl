@@ -1,6 +1,8 @@
-# A streaming standby replays index builds (full-page records) and VACUUM
-# (generic WAL, checked page by page with wal_consistency_checking) and
-# answers index scans exactly like the primary.
+# A streaming standby replays index builds (full-page records), VACUUM and
+# inserts (generic WAL, checked page by page with wal_consistency_checking:
+# log appends in hand-built generic records, flushes, leaf splits, internal
+# splits and new roots) and answers index and bitmap scans exactly like the
+# primary's sequential scans; bpindex_check passes on the standby.
 use strict;
 use warnings;
 use FindBin;
@@ -13,13 +15,29 @@ use BpindexTest;
 
 my $primary = PostgreSQL::Test::Cluster->new('primary');
 $primary->init(allows_streaming => 1);
-$primary->append_conf('postgresql.conf', "wal_consistency_checking = 'generic'");
+$primary->append_conf('postgresql.conf', qq{
+wal_consistency_checking = 'generic'
+shared_buffers = 16MB
+max_wal_size = 1GB
+log_statement = 'ddl'
+});
 $primary->start;
 $primary->safe_psql('postgres', 'CREATE EXTENSION bpindex');
+# every record carries the images of its pages: compress them if possible
+$primary->safe_psql('postgres', q{
+	SELECT CASE WHEN 'lz4' = ANY(enumvals) THEN 'lz4' ELSE 'pglz' END AS method
+	  FROM pg_settings WHERE name = 'wal_compression' \gset
+	ALTER SYSTEM SET wal_compression = :'method';
+	SELECT pg_reload_conf();
+});
+# a slot keeps the WAL the standby has yet to receive, however far behind
+$primary->safe_psql('postgres',
+	"SELECT pg_create_physical_replication_slot('standby_slot')");
 $primary->backup('backup');
 
 my $standby = PostgreSQL::Test::Cluster->new('standby');
 $standby->init_from_backup($primary, 'backup', has_streaming => 1);
+$standby->append_conf('postgresql.conf', "primary_slot_name = 'standby_slot'");
 $standby->start;
 
 my @queries = (
@@ -54,6 +72,120 @@ my $plan = $standby->safe_psql('postgres',
 	"SET enable_seqscan = off; EXPLAIN (COSTS OFF) $queries[0]");
 like($plan, qr/Index (Only )?Scan using repl_t_bp/, 'standby uses the index');
 
+# Inserts into indexes that start empty.  grow_t (int8: 420 entries a leaf,
+# 405 children an internal page): random keys, then ascending ones, then
+# NULLs, enough for two internal levels.  wide_t (four uuid columns and an
+# int8, 80-byte entries, at fillfactor 10: ascending inserts leave 7 entries
+# a leaf and 66 of 95 children an internal page): ascending keys grow it
+# three internal levels deep in 60000 rows, random keys then split pages in
+# the middle.  Some 200000 inserts in all.
+$primary->safe_psql('postgres', q{
+	CREATE TABLE grow_t (k int8, v int4);
+	CREATE INDEX grow_t_bp ON grow_t USING bpindex (k);
+	CREATE TABLE wide_t (a uuid, b uuid, c uuid, d uuid, k int8);
+	CREATE INDEX wide_t_bp ON wide_t USING bpindex (a, b, c, d, k) WITH (fillfactor = 10);
+});
+
+my @grow_queries = (
+	'SELECT k, v FROM grow_t WHERE k >= 500000000 ORDER BY k, v LIMIT 300',
+	'SELECT count(*), sum(k), sum(v) FROM grow_t WHERE k BETWEEN 100000000 AND 300000000',
+	'SELECT k FROM grow_t WHERE k > 2000000000 ORDER BY k DESC LIMIT 200',
+	'SELECT count(*), sum(k) FROM grow_t WHERE k > 2000050000',
+	'SELECT count(*), sum(v) FROM grow_t WHERE k IS NULL',
+	'SELECT count(*), sum(k), sum(v) FROM grow_t WHERE k >= 0');
+my @wide_queries = (
+	"SELECT a, k FROM wide_t WHERE a >= lpad(to_hex(5000), 32, '0')::uuid ORDER BY a, b, c, d, k LIMIT 300",
+	"SELECT count(*), sum(k) FROM wide_t WHERE a BETWEEN '40000000-0000-0000-0000-000000000000' "
+	  . "AND 'c0000000-0000-0000-0000-000000000000'",
+	"SELECT k FROM wide_t WHERE a < lpad(to_hex(15000), 32, '0')::uuid "
+	  . 'ORDER BY a DESC, b DESC, c DESC, d DESC, k DESC LIMIT 200',
+	"SELECT count(*), sum(k) FROM wide_t WHERE a = lpad(to_hex(777), 32, '0')::uuid "
+	  . "AND b > '80000000-0000-0000-0000-000000000000'",
+	'SELECT count(*), sum(k) FROM wide_t WHERE k % 2 = 0 AND a IS NOT NULL');
+
+# Compare standby index results with the primary's sequential scan and
+# check the standby's copy of the indexes.
+sub check_grown
+{
+	my ($label) = @_;
+	$primary->wait_for_catchup($standby, 'replay');
+	compare_scans($standby, "$label, grow_t", \@grow_queries, $primary);
+	compare_scans($standby, "$label, wide_t", \@wide_queries, $primary);
+	for my $index ('grow_t_bp', 'wide_t_bp')
+	{
+		check_index($primary, $index, 1, "$label, primary");
+		check_index($standby, $index, 0, "$label, standby");
+		check_index($standby, $index, 1, "$label, standby");
+	}
+}
+
+# random keys, 40000 rows a statement
+for my $part (0 .. 2)
+{
+	$primary->safe_psql('postgres', qq{
+		INSERT INTO grow_t SELECT (g::int8 * 2654435761) % 1000000007, g
+		  FROM generate_series($part * 40000 + 1, ($part + 1) * 40000) g});
+}
+for my $part (0 .. 1)
+{
+	$primary->safe_psql('postgres', qq{
+		INSERT INTO wide_t SELECT lpad(to_hex(g), 32, '0')::uuid, md5(g::text)::uuid,
+			md5((g + 1)::text)::uuid, md5((g + 2)::text)::uuid, g
+		  FROM generate_series($part * 30000 + 1, ($part + 1) * 30000) g});
+}
+check_grown('after random and ascending inserts');
+
+# ascending keys, NULLs, random wide keys
+$primary->safe_psql('postgres', q{
+	INSERT INTO grow_t SELECT 2000000000 + g, g FROM generate_series(1, 60000) g});
+$primary->safe_psql('postgres', q{
+	INSERT INTO grow_t SELECT NULL, g FROM generate_series(1, 5000) g});
+$primary->safe_psql('postgres', q{
+	INSERT INTO wide_t SELECT md5(g::text)::uuid, md5((g + 1)::text)::uuid,
+		md5((g + 2)::text)::uuid, md5((g + 3)::text)::uuid, g
+	  FROM generate_series(1, 10000) g});
+check_grown('after more inserts');
+
+my %levels;
+for my $index ('grow_t_bp', 'wide_t_bp')
+{
+	$levels{$index} = $standby->safe_psql('postgres',
+		"SELECT levels FROM bpindex_metap('$index')");
+	is($levels{$index}, $primary->safe_psql('postgres',
+			"SELECT levels FROM bpindex_metap('$index')"),
+		"$index: standby and primary agree on the levels");
+}
+cmp_ok($levels{grow_t_bp}, '>=', 3, 'grow_t_bp has two internal levels or more');
+cmp_ok($levels{wide_t_bp}, '>=', 4, 'wide_t_bp has three internal levels or more');
+
+# updates (new entries), deletes and VACUUM, then inserts into the space
+$primary->safe_psql('postgres', q{
+	UPDATE grow_t SET k = k + 1 WHERE v % 10 = 0;
+	UPDATE grow_t SET v = -v WHERE v % 13 = 0;
+	DELETE FROM grow_t WHERE v % 7 = 3;
+	UPDATE wide_t SET b = md5(b::text)::uuid WHERE k % 5 = 0;
+	DELETE FROM wide_t WHERE k % 9 = 0;
+});
+$primary->safe_psql('postgres', 'VACUUM grow_t, wide_t');
+check_grown('after updates, deletes and vacuum');
+$primary->safe_psql('postgres', q{
+	INSERT INTO grow_t SELECT (g::int8 * 40503) % 1000000007, -g
+	  FROM generate_series(1, 20000) g;
+	INSERT INTO wide_t SELECT md5((g * 3)::text)::uuid, md5(g::text)::uuid,
+		md5(g::text)::uuid, NULL, -g
+	  FROM generate_series(1, 5000) g;
+});
+check_grown('after inserts following vacuum');
+
+$plan = $standby->safe_psql('postgres',
+	"SET enable_seqscan = off; SET enable_indexscan = off; "
+	  . "SET enable_indexonlyscan = off; EXPLAIN (COSTS OFF) $wide_queries[1]");
+like($plan, qr/Bitmap Index Scan on wide_t_bp/, 'standby uses a bitmap scan');
+
 $standby->stop;
 $primary->stop;
+ok(!$standby->log_contains(qr/inconsistent page/),
+	'no inconsistent page found by wal_consistency_checking on the standby');
+ok(!$standby->log_contains(qr/PANIC|server process .* was terminated/),
+	'no PANIC or crashed process on the standby');
 done_testing();

@@ -352,6 +352,53 @@ t_layout_sizes(void)
 	return true;
 }
 
+/* bpa_layout_fit_blocks(): keeps the block size, maximal num_blocks. */
+static bool
+t_layout_fit_blocks(void)
+{
+	static const size_t sizes[] = {64, 200, 1000, 4000, 8120, 32000};
+	static const uint16_t widths[] = {2, 8, 16, 24, 64};
+	static const uint16_t logs[] = {0, 2, 31, 64, 0};
+	static const uint16_t bss[] = {2, 8, 21, 32, 1024};
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		for (size_t j = 0; j < sizeof(widths) / sizeof(widths[0]); j++)
+			for (size_t k = 0; k < sizeof(logs) / sizeof(logs[0]); k++)
+			{
+				BpaLayout	l,
+							m;
+
+				if (!bpa_layout_fit_blocks(&l, sizes[i], widths[j], logs[k], bss[k]))
+				{
+					/* it must not fit with a single block */
+					m.slot_width = widths[j];
+					m.log_size = logs[k] ? logs[k] : 4;
+					m.num_blocks = 1;
+					m.block_size = bss[k];
+					if (logs[k] != 0 && bpa_region_size(&m) <= sizes[i] &&
+						bpa_layout_valid(&m))
+						return bm_fail("bpa_layout_fit_blocks(%zu, %u, %u, %u) returned false, but one block fits",
+									   sizes[i], widths[j], logs[k], bss[k]);
+					continue;
+				}
+				if (!bpa_layout_valid(&l) || l.block_size != bss[k] ||
+					(logs[k] != 0 && l.log_size != logs[k]) ||
+					l.slot_width != widths[j])
+					return bm_fail("bpa_layout_fit_blocks(%zu, %u, %u, %u) gave %u/%u/%u/%u",
+								   sizes[i], widths[j], logs[k], bss[k],
+								   l.slot_width, l.log_size, l.num_blocks, l.block_size);
+				if (bpa_region_size(&l) > sizes[i])
+					return bm_fail("bpa_layout_fit_blocks(%zu, ...) layout needs %zu bytes",
+								   sizes[i], bpa_region_size(&l));
+				m = l;
+				m.num_blocks++;
+				if (bpa_region_size(&m) <= sizes[i])
+					return bm_fail("bpa_layout_fit_blocks(%zu, %u, %u, %u): %u blocks is not the most that fit",
+								   sizes[i], widths[j], logs[k], bss[k], l.num_blocks);
+			}
+	return true;
+}
+
 /* bpa_layout_fit(): fits, keeps requested values, maximal block_size. */
 static bool
 t_layout_fit(void)
@@ -441,6 +488,7 @@ group_layout(void)
 	report("layout", "valid", t_layout_valid(), NULL);
 	report("layout", "sizes", t_layout_sizes(), NULL);
 	report("layout", "fit", t_layout_fit(), NULL);
+	report("layout", "fit-blocks", t_layout_fit_blocks(), NULL);
 	buf[0] = '\0';
 	if (bpa_layout_fit(&l, PAGE_BYTES, 8, 0, 0))
 		snprintf(buf, sizeof(buf), "(page default w8: log %u, %u blocks of %u, %zu bytes, scratch %zu)",

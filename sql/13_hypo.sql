@@ -1,0 +1,115 @@
+--
+-- 13_hypo: hypothetical bpindex indexes, planned with and shown by plain
+-- EXPLAIN but never built, beside HypoPG's hypothetical btree indexes.
+--
+CREATE EXTENSION IF NOT EXISTS hypopg;
+
+-- EXPLAIN (COSTS OFF) with the OIDs in hypothetical index names masked
+CREATE FUNCTION hypo_explain(query text) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+        RETURN NEXT regexp_replace(line, '<\d+>', '<oid>', 'g');
+    END LOOP;
+END $$;
+
+CREATE TABLE t_hypo (k8 int8, k4 int4, j int4, payload int4);
+INSERT INTO t_hypo
+SELECT (i::int8 * 7919) % 1000003, (i::int8 * 104729) % 1000033, i % 5000, i
+FROM generate_series(1, 200000) i;
+VACUUM ANALYZE t_hypo;
+SET max_parallel_workers_per_gather = 0;
+
+-- without any index: sequential scans
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE k8 = 4242');
+
+-- a hypothetical bpindex index: nothing on disk, the planner uses it
+SELECT indexrelid > 0 AS has_oid, regexp_replace(indexname, '<\d+>', '<oid>') AS indexname
+FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (k8)');
+SELECT count(*) AS real_indexes FROM pg_index WHERE indrelid = 't_hypo'::regclass;
+SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname, schemaname, tablename, amname
+FROM bpindex_hypo_list_indexes();
+
+-- point query: Index Scan
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE k8 = 4242');
+-- ordered range with LIMIT: Index Only Scan, no sort
+SELECT * FROM hypo_explain('SELECT k8 FROM t_hypo WHERE k8 >= 5000 ORDER BY k8 LIMIT 10');
+-- backward, with a heap column
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo ORDER BY k8 DESC LIMIT 10');
+-- wide range: Bitmap Index Scan
+SELECT * FROM hypo_explain('SELECT sum(payload) FROM t_hypo WHERE k8 BETWEEN 100000 AND 120000');
+-- cross-type qual
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE k8 = 4242::int4');
+
+-- HypoPG's hypothetical btree on another column: both appear in one plan
+SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname
+FROM hypopg_create_index('CREATE INDEX ON t_hypo USING btree (j)');
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE k8 = 4242 OR j = 17');
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE j = 17');
+-- each tool lists only its own
+SELECT count(*) AS bpindex_hypo FROM bpindex_hypo_list_indexes();
+SELECT count(*) AS hypopg FROM hypopg_list_indexes;
+
+-- the estimated size is within 10% of what a real build produces, for
+-- int8 and int4 keys at default settings
+SELECT indexrelid AS hypo8 FROM bpindex_hypo_list_indexes() \gset
+SELECT indexrelid AS hypo4
+FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (k4)') \gset
+CREATE INDEX t_hypo_real8 ON t_hypo USING bpindex (k8);
+CREATE INDEX t_hypo_real4 ON t_hypo USING bpindex (k4);
+SELECT key, abs(estimated - real) / real::float8 < 0.10 AS within_10_percent
+FROM (VALUES ('int8', bpindex_hypo_relation_size(:hypo8), pg_relation_size('t_hypo_real8')),
+             ('int4', bpindex_hypo_relation_size(:hypo4), pg_relation_size('t_hypo_real4')))
+     AS sizes(key, estimated, real);
+DROP INDEX t_hypo_real8, t_hypo_real4;
+-- int4 entries are narrower than int8 ones, so its estimate is smaller
+SELECT bpindex_hypo_relation_size(:hypo4) < bpindex_hypo_relation_size(:hypo8) AS int4_smaller;
+
+-- dropping one
+SELECT bpindex_hypo_drop_index(:hypo4);
+SELECT bpindex_hypo_drop_index(:hypo4);
+SELECT bpindex_hypo_relation_size(:hypo4) IS NULL AS gone;
+SELECT count(*) FROM bpindex_hypo_list_indexes();
+
+-- reset removes every hypothetical bpindex index (HypoPG's stays)
+SELECT bpindex_hypo_reset();
+SELECT count(*) FROM bpindex_hypo_list_indexes();
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE k8 = 4242');
+SELECT hypopg_reset();
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE j = 17');
+
+-- a partial index with reloptions: used only where its predicate holds
+SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname
+FROM bpindex_hypo_create_index('CREATE INDEX t_hypo_partial ON t_hypo USING bpindex (k8) WITH (fillfactor = 50) WHERE k8 < 100000');
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE k8 = 4242');
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE k8 = 424242');
+SELECT indexrelid AS partial FROM bpindex_hypo_list_indexes() \gset
+SELECT indexrelid AS full8
+FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (k8)') \gset
+-- outside the planner the size estimate counts every row of the table,
+-- so a lower fillfactor alone makes the partial index's estimate larger
+SELECT bpindex_hypo_relation_size(:partial) > bpindex_hypo_relation_size(:full8) AS lower_fill_larger;
+-- a multi-column hypothetical index serves equality plus ORDER BY
+SELECT bpindex_hypo_reset();
+SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname
+FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (j, k8)');
+SELECT * FROM hypo_explain('SELECT j, k8 FROM t_hypo WHERE j = 17 ORDER BY k8 LIMIT 3');
+SELECT bpindex_hypo_reset();
+
+-- what a real bpindex index refuses, a hypothetical one refuses too
+SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING btree (k8)');
+SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex ((k8 + 1))');
+SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (k8 DESC)');
+SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (k8) WITH (fillfactor = 5)');
+SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (nosuchcolumn)');
+SELECT * FROM bpindex_hypo_create_index('CREATE UNIQUE INDEX ON t_hypo USING bpindex (k8)');
+SELECT * FROM bpindex_hypo_create_index('SELECT 1');
+SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON no_such_table USING bpindex (k8)');
+CREATE TABLE t_hypo_text (t text);
+SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo_text USING bpindex (t)');
+SELECT count(*) FROM bpindex_hypo_list_indexes();
+
+DROP TABLE t_hypo, t_hypo_text;
+DROP FUNCTION hypo_explain(text);

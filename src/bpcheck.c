@@ -1,0 +1,391 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpcheck.c
+ *	  bpindex_check(): verify the structure of a bpindex index and,
+ *	  optionally, that every visible heap tuple has its entry.
+ *
+ * The tree is checked level by level from the root, each level left to
+ * right through the right-links: page kinds and levels, the fence chain
+ * (each page's low key is its left neighbour's high key), the BPA
+ * invariants of every leaf (bpa_check) and that its entries lie within its
+ * fences, the order of the pivots of internal pages, and that each child
+ * covers exactly the range its parent gives it.  Pages are read under
+ * share locks one at a time, so the check can run beside inserts: a
+ * child whose high key is below its parent's bound must be the left half
+ * of a split whose downlink is not in the parent yet.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/index.h"
+#include "fmgr.h"
+#include "lib/bloomfilter.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "bpindex.h"
+
+PG_FUNCTION_INFO_V1(bpindex_check);
+
+/* State of one check. */
+typedef struct CheckState
+{
+	Relation	index;
+	Relation	heap;
+	BpIndexState *bp;
+	uint16		width;
+	char	   *items;			/* a leaf's entries, sorted */
+	bloom_filter *entries;		/* every index entry, for heapallindexed */
+	int64		nentries;
+	BlockNumber nblocks;		/* relation size, refreshed as it grows */
+	Snapshot	snapshot;		/* for heapallindexed, taken before the walk */
+} CheckState;
+
+/* A copy of an internal page's children, pivots and fences. */
+typedef struct InternalCopy
+{
+	int			nitems;
+	BlockNumber *children;
+	char	   *pivots;
+	uint16		flags;
+	char	   *highkey;
+} InternalCopy;
+
+/* Report the first violation found. */
+static void
+report(CheckState *state, BlockNumber blkno, const char *fmt, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("index \"%s\" is corrupted at block %u",
+					RelationGetRelationName(state->index), blkno),
+			 errdetail_internal(fmt, what)));
+}
+
+/* Compare two slots of the index. */
+static int
+cmp(CheckState *state, const char *a, const char *b)
+{
+	return bp_compare_slots(a, b, &state->bp->slot);
+}
+
+/* Check a leaf's BPA and that its entries lie within its fences. */
+static void
+check_leaf(CheckState *state, BlockNumber blkno, Page page)
+{
+	uint16		flags = BpPageGetOpaque(page)->flags;
+	const char *region = bp_leaf_region(page, state->width);
+	const char *problem = bpa_check(region, state->bp->leaf_region_size,
+									bp_compare_slots, &state->bp->slot);
+	int			n;
+
+	if (problem)
+		report(state, blkno, "The leaf's buffered partitioned array is invalid: %s.",
+			   problem);
+	n = bpa_sorted(region, bp_compare_slots, &state->bp->slot, NULL, NULL,
+				   state->items, state->bp->scratch);
+	if (n > 0 && (flags & BP_HAS_LOW) &&
+		cmp(state, state->items, bp_page_lowkey(page)) < 0)
+		report(state, blkno, "%s", "A leaf entry lies below the leaf's low key.");
+	if (n > 0 && (flags & BP_HAS_HIGH) &&
+		cmp(state, state->items + (Size) (n - 1) * state->width,
+			bp_page_highkey(page, state->width)) >= 0)
+		report(state, blkno, "%s", "A leaf entry lies at or above the leaf's high key.");
+	if (state->entries)
+		for (int i = 0; i < n; i++)
+			bloom_add_element(state->entries,
+							  (unsigned char *) state->items + (Size) i * state->width,
+							  state->width);
+	state->nentries += n;
+}
+
+/* Copy an internal page and check the order of its pivots. */
+static void
+copy_internal(CheckState *state, BlockNumber blkno, Page page, InternalCopy *copy)
+{
+	uint16		width = state->width;
+	BpPageOpaque opaque = BpPageGetOpaque(page);
+
+	copy->nitems = bp_internal_header(page, width)->nitems;
+	copy->flags = opaque->flags;
+	copy->children = palloc(sizeof(BlockNumber) * copy->nitems);
+	copy->pivots = palloc((Size) copy->nitems * width);
+	copy->highkey = palloc(width);
+	memcpy(copy->children, bp_internal_children(page, width),
+		   sizeof(BlockNumber) * copy->nitems);
+	memcpy(copy->pivots, bp_internal_pivot(page, width, 0),
+		   (Size) copy->nitems * width);
+	memcpy(copy->highkey, bp_page_highkey(page, width), width);
+
+	if ((opaque->flags & BP_HAS_LOW) &&
+		cmp(state, copy->pivots, bp_page_lowkey(page)) != 0)
+		report(state, blkno, "%s", "The first pivot differs from the page's low key.");
+	for (int i = 1; i < copy->nitems; i++)
+	{
+		const char *pivot = copy->pivots + (Size) i * width;
+
+		if (i > 1 && cmp(state, pivot - width, pivot) >= 0)
+			report(state, blkno, "%s", "The pivots are not strictly ascending.");
+		if ((opaque->flags & BP_HAS_LOW) && cmp(state, pivot, bp_page_lowkey(page)) <= 0)
+			report(state, blkno, "%s", "A pivot lies at or below the page's low key.");
+		if ((opaque->flags & BP_HAS_HIGH) && cmp(state, pivot, copy->highkey) >= 0)
+			report(state, blkno, "%s", "A pivot lies at or above the page's high key.");
+	}
+}
+
+/*
+ * Is child i's range what the parent copy says?  Its low key must be
+ * pivot i (none for the leftmost child of a leftmost parent), its high
+ * key the next pivot or the parent's high key, or lower if the child has
+ * split and the downlink is still missing.
+ */
+static bool
+child_matches(CheckState *state, const InternalCopy *parent, int i, Page child)
+{
+	uint16		flags = BpPageGetOpaque(child)->flags;
+	const char *bound = i + 1 < parent->nitems ?
+		parent->pivots + (Size) (i + 1) * state->width :
+		((parent->flags & BP_HAS_HIGH) ? parent->highkey : NULL);
+	int			c;
+
+	if (i == 0 && !(parent->flags & BP_HAS_LOW))
+	{
+		if (flags & BP_HAS_LOW)
+			return false;
+	}
+	else if (!(flags & BP_HAS_LOW) ||
+			 cmp(state, bp_page_lowkey(child),
+				 parent->pivots + (Size) i * state->width) != 0)
+		return false;
+
+	if (!(flags & BP_HAS_HIGH))
+		return bound == NULL;
+	if (bound == NULL)
+		return (flags & BP_INCOMPLETE_SPLIT) != 0;
+	c = cmp(state, bp_page_highkey(child, state->width), bound);
+	return c == 0 || (c < 0 && (flags & BP_INCOMPLETE_SPLIT));
+}
+
+/* Read a page with a share lock and check its kind and level. */
+static Buffer
+read_checked(CheckState *state, BlockNumber blkno, uint16 level)
+{
+	Buffer		buf;
+	BpPageOpaque opaque;
+
+	if (blkno >= state->nblocks)	/* a concurrent split may have extended it */
+		state->nblocks = RelationGetNumberOfBlocks(state->index);
+	if (blkno == BP_METAPAGE_BLKNO || blkno >= state->nblocks)
+		report(state, blkno, "%s", "A link points outside the index or to the metapage.");
+	buf = bp_read_buffer(state->index, blkno, BUFFER_LOCK_SHARE);
+	opaque = BpPageGetOpaque(BufferGetPage(buf));
+	if (opaque->level != level ||
+		((opaque->flags & BP_LEAF) != 0) != (level == 0))
+		report(state, blkno, "%s", "The page's kind or level is not that of its place in the tree.");
+	return buf;
+}
+
+/*
+ * Check child against a fresh copy of its parent, looking for it from
+ * parent_blkno rightwards: since the first copy, a split may have added a
+ * pivot next to the child or moved the child to a new right sibling of
+ * its parent.
+ */
+static bool
+child_matches_fresh_parent(CheckState *state, BlockNumber parent_blkno,
+						   uint16 level, BlockNumber child)
+{
+	BlockNumber blkno = parent_blkno;
+
+	for (BlockNumber hops = 0; hops <= state->nblocks; hops++)
+	{
+		Buffer		buf = read_checked(state, blkno, level);
+		BpPageOpaque opaque = BpPageGetOpaque(BufferGetPage(buf));
+		BlockNumber next = opaque->rightlink;
+		bool		last = !(opaque->flags & BP_HAS_HIGH);
+		InternalCopy fresh;
+
+		copy_internal(state, blkno, BufferGetPage(buf), &fresh);
+		UnlockReleaseBuffer(buf);
+		for (int j = 0; j < fresh.nitems; j++)
+			if (fresh.children[j] == child)
+			{
+				Buffer		cbuf = read_checked(state, child, level - 1);
+				bool		ok = child_matches(state, &fresh, j, BufferGetPage(cbuf));
+
+				UnlockReleaseBuffer(cbuf);
+				return ok;
+			}
+		if (last)
+			return false;
+		blkno = next;
+	}
+	return false;
+}
+
+/* Check the children of one internal page against it. */
+static void
+check_children(CheckState *state, BlockNumber blkno, InternalCopy *copy,
+			   uint16 level)
+{
+	for (int i = 0; i < copy->nitems; i++)
+	{
+		Buffer		buf = read_checked(state, copy->children[i], level - 1);
+		bool		ok = child_matches(state, copy, i, BufferGetPage(buf));
+
+		UnlockReleaseBuffer(buf);
+		/* concurrent splits can race a re-read too: try a few times */
+		for (int attempt = 0; !ok && attempt < 5; attempt++)
+			ok = child_matches_fresh_parent(state, blkno, level, copy->children[i]);
+		if (!ok)
+			report(state, copy->children[i], "%s",
+				   "The page's fence keys do not match the range its parent gives it.");
+	}
+}
+
+/*
+ * Check one level, left to right from leftmost; returns the leftmost
+ * page of the level below.
+ */
+static BlockNumber
+check_level(CheckState *state, BlockNumber leftmost, uint16 level)
+{
+	BlockNumber blkno = leftmost;
+	BlockNumber below = InvalidBlockNumber;
+	char	   *prev_high = palloc(state->width);
+	bool		first = true;
+	BlockNumber visited = 0;
+
+	for (;;)
+	{
+		Buffer		buf = read_checked(state, blkno, level);
+		Page		page = BufferGetPage(buf);
+		BpPageOpaque opaque = BpPageGetOpaque(page);
+		BlockNumber next = opaque->rightlink;
+		bool		last = !(opaque->flags & BP_HAS_HIGH);
+		InternalCopy copy;
+
+		CHECK_FOR_INTERRUPTS();
+		if (first ? (opaque->flags & BP_HAS_LOW) != 0 :
+			!(opaque->flags & BP_HAS_LOW) ||
+			cmp(state, bp_page_lowkey(page), prev_high) != 0)
+			report(state, blkno, "%s", "The page's low key is not its left neighbour's high key.");
+		if ((opaque->flags & BP_HAS_LOW) && !last &&
+			cmp(state, bp_page_lowkey(page), bp_page_highkey(page, state->width)) >= 0)
+			report(state, blkno, "%s", "The page's low key is not below its high key.");
+		memcpy(prev_high, bp_page_highkey(page, state->width), state->width);
+
+		if (level == 0)
+		{
+			check_leaf(state, blkno, page);
+			UnlockReleaseBuffer(buf);
+		}
+		else
+		{
+			copy_internal(state, blkno, page, &copy);
+			UnlockReleaseBuffer(buf);
+			if (first)
+				below = copy.children[0];
+			check_children(state, blkno, &copy, level);
+		}
+		if (last)
+			break;
+		if (++visited > state->nblocks)
+			report(state, blkno, "%s", "The right-links of a level form a cycle.");
+		blkno = next;
+		first = false;
+	}
+	pfree(prev_high);
+	return below;
+}
+
+/* Is the heap tuple's entry in the index?  Callback of the heap scan. */
+static void
+heap_tuple_present(Relation index, ItemPointer tid, Datum *values,
+				   bool *isnull, bool tupleIsAlive, void *arg)
+{
+	CheckState *state = (CheckState *) arg;
+	char	   *slot = state->items;
+
+	bp_form_slot(&state->bp->slot, slot, values, isnull, tid);
+	if (bloom_lacks_element(state->entries, (unsigned char *) slot, state->width))
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("heap tuple (%u,%u) from table \"%s\" lacks matching index entry in index \"%s\"",
+						ItemPointerGetBlockNumber(tid),
+						ItemPointerGetOffsetNumber(tid),
+						RelationGetRelationName(state->heap),
+						RelationGetRelationName(index))));
+}
+
+/*
+ * Scan the heap with the snapshot taken before the index walk and look up
+ * every visible tuple's entry: the entry of a tuple visible to it was
+ * inserted before the walk started.
+ */
+static void
+check_heap(CheckState *state)
+{
+	IndexInfo  *info = BuildIndexInfo(state->index);
+	TableScanDesc scan;
+
+	info->ii_Concurrent = true;
+	scan = table_beginscan_strat(state->heap, state->snapshot, 0, NULL, true, true);
+	table_index_build_scan(state->heap, state->index, info, true, false,
+						   heap_tuple_present, state, scan);
+	UnregisterSnapshot(state->snapshot);
+}
+
+/* Open the index and its table, refusing anything but a valid bpindex. */
+static void
+open_relations(CheckState *state, Oid indexoid)
+{
+	Oid			heapoid = IndexGetRelation(indexoid, true);
+
+	state->heap = OidIsValid(heapoid) ? table_open(heapoid, AccessShareLock) : NULL;
+	state->index = bp_open_index(indexoid, AccessShareLock);
+}
+
+/* bpindex_check(index regclass, heapallindexed boolean) */
+Datum
+bpindex_check(PG_FUNCTION_ARGS)
+{
+	CheckState	state = {0};
+	BpMetaPageData meta;
+	const BpaLayout *layout;
+	BlockNumber blkno;
+
+	open_relations(&state, PG_GETARG_OID(0));
+	state.bp = bp_get_state(state.index);
+	state.width = state.bp->slot.width;
+	state.nblocks = RelationGetNumberOfBlocks(state.index);
+	layout = &state.bp->meta.leaf_layout;
+	state.items = palloc((Size) (layout->log_size +
+								 layout->num_blocks * layout->block_size) * state.width);
+	if (PG_GETARG_BOOL(1))
+	{
+		state.snapshot = RegisterSnapshot(GetTransactionSnapshot());
+		state.entries = bloom_create((int64) state.nblocks * bpa_block_capacity(layout),
+									 maintenance_work_mem, 0x42504958);
+	}
+
+	bp_read_meta(state.index, &meta);
+	blkno = meta.root;
+	for (int level = meta.root_level; level >= 0; level--)
+		blkno = check_level(&state, blkno, level);
+
+	if (state.entries)
+	{
+		check_heap(&state);
+		bloom_free(state.entries);
+	}
+	index_close(state.index, AccessShareLock);
+	if (state.heap)
+		table_close(state.heap, AccessShareLock);
+	PG_RETURN_VOID();
+}

@@ -1,0 +1,528 @@
+/*-------------------------------------------------------------------------
+ *
+ * bphypo.c
+ *	  Hypothetical bpindex indexes: planned with, shown by EXPLAIN, never
+ *	  built.
+ *
+ * bpindex_hypo_create_index() parses a CREATE INDEX ... USING bpindex
+ * statement and keeps what the planner needs to know about the index in
+ * backend-local memory.  A get_relation_info_hook adds every hypothetical
+ * index of a relation to its index list, with pages, tuples and tree
+ * height from the build's own arithmetic (bp_estimate_pages), and an
+ * explain_get_index_name_hook names it in EXPLAIN.  Both hooks call the
+ * hooks installed before them, so HypoPG's hypothetical btree indexes
+ * appear in the same plans.  Plain EXPLAIN never opens the index, so the
+ * executor is never asked to scan one.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/reloptions.h"
+#include "access/relation.h"
+#include "access/table.h"
+#include "access/transam.h"
+#include "catalog/catalog.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_class.h"
+#include "commands/defrem.h"
+#include "commands/explain.h"
+#include "funcapi.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/plancat.h"
+#include "optimizer/prep.h"
+#include "parser/parse_utilcmd.h"
+#include "parser/parser.h"
+#include "rewrite/rewriteManip.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+
+#include "bpindex.h"
+
+PG_FUNCTION_INFO_V1(bpindex_hypo_create_index);
+PG_FUNCTION_INFO_V1(bpindex_hypo_list_indexes);
+PG_FUNCTION_INFO_V1(bpindex_hypo_drop_index);
+PG_FUNCTION_INFO_V1(bpindex_hypo_reset);
+PG_FUNCTION_INFO_V1(bpindex_hypo_relation_size);
+
+/* One hypothetical index. */
+typedef struct HypoIndex
+{
+	Oid			oid;			/* a fresh OID, never on disk */
+	Oid			relid;			/* its table */
+	char	   *name;
+	int			natts;
+	AttrNumber	attnums[INDEX_MAX_KEYS];
+	Oid			opfamily[INDEX_MAX_KEYS];
+	Oid			opcintype[INDEX_MAX_KEYS];
+	Oid			collation[INDEX_MAX_KEYS];
+	Oid			sortopfamily[INDEX_MAX_KEYS];
+	List	   *predicate;		/* implicit-AND, Vars of varno 1 */
+	uint16		slot_width;
+	BpaLayout	layout;
+	int			fillfactor;
+} HypoIndex;
+
+/* The hypothetical indexes of this backend, in TopMemoryContext. */
+static List *hypo_indexes = NIL;
+
+static get_relation_info_hook_type prev_get_relation_info_hook = NULL;
+static explain_get_index_name_hook_type prev_explain_get_index_name_hook = NULL;
+
+/* The hypothetical index with this OID, or NULL. */
+static HypoIndex *
+find_hypo(Oid oid)
+{
+	ListCell   *lc;
+
+	foreach(lc, hypo_indexes)
+	{
+		HypoIndex  *hypo = (HypoIndex *) lfirst(lc);
+
+		if (hypo->oid == oid)
+			return hypo;
+	}
+	return NULL;
+}
+
+/* Parse sql, which must be one CREATE INDEX ... USING bpindex statement. */
+static IndexStmt *
+parse_index_stmt(const char *sql)
+{
+	List	   *stmts = raw_parser(sql, RAW_PARSE_DEFAULT);
+	Node	   *stmt;
+
+	if (list_length(stmts) != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bpindex_hypo_create_index takes exactly one CREATE INDEX statement")));
+	stmt = linitial_node(RawStmt, stmts)->stmt;
+	if (!IsA(stmt, IndexStmt))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bpindex_hypo_create_index takes a CREATE INDEX statement")));
+	if (((IndexStmt *) stmt)->accessMethod == NULL ||
+		strcmp(((IndexStmt *) stmt)->accessMethod, "bpindex") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bpindex_hypo_create_index only creates indexes USING bpindex"),
+				 errhint("Use HypoPG's hypopg_create_index() for other access methods.")));
+	return (IndexStmt *) stmt;
+}
+
+/* Refuse what a real bpindex index refuses, or bpindex cannot pretend. */
+static void
+check_index_stmt(IndexStmt *stmt, Relation heap)
+{
+	if (heap->rd_rel->relkind != RELKIND_RELATION &&
+		heap->rd_rel->relkind != RELKIND_MATVIEW)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot create a hypothetical index on \"%s\"",
+						RelationGetRelationName(heap)),
+				 errdetail("Hypothetical bpindex indexes are created on tables and materialized views, not on partitioned tables.")));
+	if (stmt->unique)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("access method \"bpindex\" does not support unique indexes")));
+	if (stmt->indexIncludingParams != NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("access method \"bpindex\" does not support included columns")));
+	if (list_length(stmt->indexParams) > INDEX_MAX_KEYS)
+		ereport(ERROR,
+				(errcode(ERRCODE_TOO_MANY_COLUMNS),
+				 errmsg("cannot use more than %d columns in an index", INDEX_MAX_KEYS)));
+}
+
+/* Fill one column of a hypothetical index from its IndexElem. */
+static void
+add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
+		   Oid amoid, int16 *lengths, char *aligns)
+{
+	HeapTuple	atttup;
+	Form_pg_attribute att;
+	Oid			opclass;
+	Oid			ltopr;
+	Oid			btopcintype;
+	int16		btstrategy;
+	bool		byval;
+
+	if (elem->name == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("hypothetical bpindex indexes support plain columns only")));
+	if (elem->ordering == SORTBY_DESC || elem->nulls_ordering == SORTBY_NULLS_FIRST)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bpindex does not support DESC or NULLS FIRST on column \"%s\"",
+						elem->name)));
+	atttup = SearchSysCacheAttName(RelationGetRelid(heap), elem->name);
+	if (!HeapTupleIsValid(atttup))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" does not exist", elem->name)));
+	att = (Form_pg_attribute) GETSTRUCT(atttup);
+	hypo->attnums[i] = att->attnum;
+	if (att->attlen <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bpindex cannot index column \"%s\": type %s is variable-length",
+						elem->name, format_type_be(att->atttypid))));
+	opclass = ResolveOpClass(elem->opclass, att->atttypid, "bpindex", amoid);
+	hypo->opfamily[i] = get_opclass_family(opclass);
+	hypo->opcintype[i] = get_opclass_input_type(opclass);
+	hypo->collation[i] = elem->collation ?
+		get_collation_oid(elem->collation, false) : att->attcollation;
+	get_typlenbyvalalign(att->atttypid, &lengths[i], &byval, &aligns[i]);
+	ReleaseSysCache(atttup);
+
+	/* the planner learns the order from the btree family of the "<" operator */
+	ltopr = get_opfamily_member(hypo->opfamily[i], hypo->opcintype[i],
+								hypo->opcintype[i], BTLessStrategyNumber);
+	if (!OidIsValid(ltopr) ||
+		!get_ordering_op_properties(ltopr, &hypo->sortopfamily[i], &btopcintype,
+									&btstrategy))
+		hypo->sortopfamily[i] = InvalidOid;
+}
+
+/* Turn the statement's WHERE clause into the planner's predicate form. */
+static List *
+index_predicate(Node *where)
+{
+	Expr	   *pred;
+
+	if (where == NULL)
+		return NIL;
+	pred = (Expr *) eval_const_expressions(NULL, where);
+	pred = canonicalize_qual(pred, false);
+	fix_opfuncids((Node *) pred);
+	return make_ands_implicit(pred);
+}
+
+/* A name like those CREATE INDEX chooses, marked as hypothetical. */
+static char *
+hypo_name(HypoIndex *hypo, IndexStmt *stmt, Relation heap)
+{
+	StringInfoData name;
+
+	if (stmt->idxname)
+		return pstrdup(stmt->idxname);
+	initStringInfo(&name);
+	appendStringInfo(&name, "<%u>bpindex_%s", hypo->oid, RelationGetRelationName(heap));
+	for (int i = 0; i < hypo->natts; i++)
+		appendStringInfo(&name, "_%s", get_attname(hypo->relid, hypo->attnums[i], false));
+	return name.data;
+}
+
+/* Build a hypothetical index from a parsed statement. */
+static HypoIndex *
+make_hypo(IndexStmt *stmt, const char *sql)
+{
+	Oid			relid = RangeVarGetRelid(stmt->relation, AccessShareLock, false);
+	Relation	heap = table_open(relid, AccessShareLock);
+	Oid			amoid = get_index_am_oid("bpindex", false);
+	HypoIndex  *hypo = palloc0(sizeof(HypoIndex));
+	int16		lengths[INDEX_MAX_KEYS];
+	char		aligns[INDEX_MAX_KEYS];
+	BpOptions  *opts;
+	ListCell   *lc;
+
+	check_index_stmt(stmt, heap);
+	stmt = transformIndexStmt(relid, stmt, sql);
+	hypo->relid = relid;
+	hypo->oid = GetNewObjectId();
+	foreach(lc, stmt->indexParams)
+	{
+		add_column(hypo, hypo->natts, lfirst_node(IndexElem, lc), heap, amoid,
+				   lengths, aligns);
+		hypo->natts++;
+	}
+	opts = (BpOptions *) bp_options(transformRelOptions((Datum) 0, stmt->options,
+														NULL, NULL, false, false),
+									true);
+	hypo->fillfactor = opts ? opts->fillfactor : BP_DEFAULT_FILLFACTOR;
+	hypo->slot_width = bp_slot_width(hypo->natts, lengths, aligns);
+	if (!bp_choose_leaf_layout(opts ? opts : &(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0},
+							   hypo->slot_width, &hypo->layout))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the leaf layout of the hypothetical index does not fit a page")));
+	hypo->predicate = index_predicate(stmt->whereClause);
+	hypo->name = hypo_name(hypo, stmt, heap);
+	table_close(heap, AccessShareLock);
+	return hypo;
+}
+
+/* Deep copy of a hypothetical index into TopMemoryContext. */
+static HypoIndex *
+keep_hypo(HypoIndex *hypo)
+{
+	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+	HypoIndex  *kept = palloc(sizeof(HypoIndex));
+
+	*kept = *hypo;
+	kept->name = pstrdup(hypo->name);
+	kept->predicate = copyObject(hypo->predicate);
+	hypo_indexes = lappend(hypo_indexes, kept);
+	MemoryContextSwitchTo(old);
+	return kept;
+}
+
+/* bpindex_hypo_create_index(sql): add a hypothetical index. */
+Datum
+bpindex_hypo_create_index(PG_FUNCTION_ARGS)
+{
+	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	HypoIndex  *hypo = keep_hypo(make_hypo(parse_index_stmt(sql), sql));
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+	TupleDesc	tupdesc;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = ObjectIdGetDatum(hypo->oid);
+	values[1] = CStringGetTextDatum(hypo->name);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc),
+													  values, nulls)));
+}
+
+/* Estimated entries of a hypothetical index outside the planner. */
+static double
+estimate_entries(HypoIndex *hypo)
+{
+	Relation	heap = table_open(hypo->relid, AccessShareLock);
+	BlockNumber pages;
+	double		tuples;
+	double		allvisfrac;
+
+	estimate_rel_size(heap, NULL, &pages, &tuples, &allvisfrac);
+	table_close(heap, AccessShareLock);
+	return tuples;
+}
+
+/* bpindex_hypo_list_indexes(): every hypothetical index of this backend. */
+Datum
+bpindex_hypo_list_indexes(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ListCell   *lc;
+
+	InitMaterializedSRF(fcinfo, 0);
+	foreach(lc, hypo_indexes)
+	{
+		HypoIndex  *hypo = (HypoIndex *) lfirst(lc);
+		Datum		values[5];
+		bool		nulls[5] = {false};
+		char	   *relname = get_rel_name(hypo->relid);
+
+		values[0] = ObjectIdGetDatum(hypo->oid);
+		values[1] = CStringGetTextDatum(hypo->name);
+		values[2] = CStringGetTextDatum(get_namespace_name(get_rel_namespace(hypo->relid)));
+		nulls[3] = relname == NULL;
+		values[3] = relname ? CStringGetTextDatum(relname) : (Datum) 0;
+		values[4] = CStringGetTextDatum("bpindex");
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/* bpindex_hypo_drop_index(oid): forget one; false if there is none. */
+Datum
+bpindex_hypo_drop_index(PG_FUNCTION_ARGS)
+{
+	HypoIndex  *hypo = find_hypo(PG_GETARG_OID(0));
+
+	if (hypo == NULL)
+		PG_RETURN_BOOL(false);
+	hypo_indexes = list_delete_ptr(hypo_indexes, hypo);
+	pfree(hypo->name);
+	pfree(hypo);
+	PG_RETURN_BOOL(true);
+}
+
+/* bpindex_hypo_reset(): forget them all. */
+Datum
+bpindex_hypo_reset(PG_FUNCTION_ARGS)
+{
+	while (hypo_indexes != NIL)
+	{
+		HypoIndex  *hypo = (HypoIndex *) linitial(hypo_indexes);
+
+		hypo_indexes = list_delete_first(hypo_indexes);
+		pfree(hypo->name);
+		pfree(hypo);
+	}
+	PG_RETURN_VOID();
+}
+
+/* bpindex_hypo_relation_size(oid): estimated bytes, NULL if unknown. */
+Datum
+bpindex_hypo_relation_size(PG_FUNCTION_ARGS)
+{
+	HypoIndex  *hypo = find_hypo(PG_GETARG_OID(0));
+	int			levels;
+
+	if (hypo == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_INT64((int64) bp_estimate_pages(estimate_entries(hypo),
+											  hypo->slot_width, &hypo->layout,
+											  hypo->fillfactor, &levels) * BLCKSZ);
+}
+
+/* The index's target list: a Var per column. */
+static List *
+index_tlist(HypoIndex *hypo, Index varno)
+{
+	List	   *tlist = NIL;
+
+	for (int i = 0; i < hypo->natts; i++)
+	{
+		Oid			type;
+		int32		typmod;
+		Oid			collation;
+
+		get_atttypetypmodcoll(hypo->relid, hypo->attnums[i], &type, &typmod,
+							  &collation);
+		tlist = lappend(tlist,
+						makeTargetEntry((Expr *) makeVar(varno, hypo->attnums[i],
+														 type, typmod, collation, 0),
+										i + 1, NULL, false));
+	}
+	return tlist;
+}
+
+/*
+ * Share of rel's rows a partial index keeps.  The hook runs while rel is
+ * being built, before the planner has registered it, so it is registered
+ * for the duration of the estimate.
+ */
+static Selectivity
+predicate_selectivity(PlannerInfo *root, RelOptInfo *rel, List *predicate)
+{
+	RelOptInfo *registered = root->simple_rel_array[rel->relid];
+	Selectivity selectivity;
+
+	root->simple_rel_array[rel->relid] = rel;
+	PG_TRY();
+	{
+		selectivity = clauselist_selectivity(root, predicate, rel->relid,
+											 JOIN_INNER, NULL);
+	}
+	PG_FINALLY();
+	{
+		root->simple_rel_array[rel->relid] = registered;
+	}
+	PG_END_TRY();
+	return selectivity;
+}
+
+/* The planner's description of a hypothetical index on rel. */
+static IndexOptInfo *
+index_opt_info(PlannerInfo *root, RelOptInfo *rel, HypoIndex *hypo)
+{
+	IndexOptInfo *info = makeNode(IndexOptInfo);
+	int			n = hypo->natts;
+	int			levels;
+
+	info->indexoid = hypo->oid;
+	info->reltablespace = rel->reltablespace;
+	info->rel = rel;
+	info->ncolumns = info->nkeycolumns = n;
+	info->indexkeys = palloc(sizeof(int) * n);
+	info->indexcollations = palloc(sizeof(Oid) * n);
+	info->opfamily = palloc(sizeof(Oid) * n);
+	info->opcintype = palloc(sizeof(Oid) * n);
+	info->sortopfamily = palloc(sizeof(Oid) * n);
+	info->reverse_sort = palloc0(sizeof(bool) * n);
+	info->nulls_first = palloc0(sizeof(bool) * n);
+	info->opclassoptions = palloc0(sizeof(bytea *) * n);
+	info->canreturn = palloc(sizeof(bool) * n);
+	for (int i = 0; i < n; i++)
+	{
+		info->indexkeys[i] = hypo->attnums[i];
+		info->indexcollations[i] = hypo->collation[i];
+		info->opfamily[i] = hypo->opfamily[i];
+		info->opcintype[i] = hypo->opcintype[i];
+		info->sortopfamily[i] = hypo->sortopfamily[i];
+		info->canreturn[i] = true;
+	}
+	if (!OidIsValid(hypo->sortopfamily[0]))
+		info->sortopfamily = NULL;	/* not orderable */
+	info->relam = get_index_am_oid("bpindex", false);
+	info->indpred = copyObject(hypo->predicate);
+	if (info->indpred != NIL && rel->relid != 1)
+		ChangeVarNodes((Node *) info->indpred, 1, rel->relid, 0);
+	info->indextlist = index_tlist(hypo, rel->relid);
+	info->hypothetical = true;
+
+	info->tuples = rel->tuples;
+	if (info->indpred != NIL)
+		info->tuples *= predicate_selectivity(root, rel, info->indpred);
+	info->pages = bp_estimate_pages(info->tuples, hypo->slot_width, &hypo->layout,
+									hypo->fillfactor, &levels);
+	info->tree_height = levels - 1;
+
+	info->amcanorderbyop = false;
+	info->amoptionalkey = true;
+	info->amsearcharray = false;
+	info->amsearchnulls = true;
+	info->amhasgettuple = true;
+	info->amhasgetbitmap = true;
+	info->amcanparallel = false;
+	info->amcanmarkpos = true;
+	info->amcostestimate = (void (*) ()) bp_costestimate;
+	return info;
+}
+
+/* get_relation_info_hook: add the relation's hypothetical indexes. */
+static void
+hypo_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent,
+					   RelOptInfo *rel)
+{
+	ListCell   *lc;
+
+	if (prev_get_relation_info_hook)
+		prev_get_relation_info_hook(root, relid, inhparent, rel);
+	if (inhparent)
+		return;
+	foreach(lc, hypo_indexes)
+	{
+		HypoIndex  *hypo = (HypoIndex *) lfirst(lc);
+
+		if (hypo->relid == relid)
+			rel->indexlist = lcons(index_opt_info(root, rel, hypo), rel->indexlist);
+	}
+}
+
+/* explain_get_index_name_hook: name hypothetical indexes. */
+static const char *
+hypo_explain_index_name(Oid indexId)
+{
+	HypoIndex  *hypo = find_hypo(indexId);
+
+	if (hypo)
+		return hypo->name;
+	if (prev_explain_get_index_name_hook)
+		return prev_explain_get_index_name_hook(indexId);
+	return NULL;
+}
+
+/* Install the planner and EXPLAIN hooks, keeping the previous ones. */
+void
+bp_hypo_init(void)
+{
+	prev_get_relation_info_hook = get_relation_info_hook;
+	get_relation_info_hook = hypo_get_relation_info;
+	prev_explain_get_index_name_hook = explain_get_index_name_hook;
+	explain_get_index_name_hook = hypo_explain_index_name;
+}

@@ -1,0 +1,308 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpinspect.c
+ *	  Inspection functions: bpindex_metap, bpindex_stats and
+ *	  bpindex_page_items.
+ *
+ * All of them read pages under share locks, one at a time, through the
+ * same verified reads as scans.  bpindex_page_items shows raw index
+ * content, so it is revoked from PUBLIC and also checks for a superuser,
+ * like pageinspect.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+#include "bpindex.h"
+
+PG_FUNCTION_INFO_V1(bpindex_metap);
+PG_FUNCTION_INFO_V1(bpindex_stats);
+PG_FUNCTION_INFO_V1(bpindex_page_items);
+
+/* Form the result tuple of a function returning one composite row. */
+static Datum
+result_row(FunctionCallInfo fcinfo, Datum *values, bool *nulls)
+{
+	TupleDesc	tupdesc;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls));
+}
+
+/* bpindex_metap(index): the metapage. */
+Datum
+bpindex_metap(PG_FUNCTION_ARGS)
+{
+	Relation	index = bp_open_index(PG_GETARG_OID(0), AccessShareLock);
+	BpMetaPageData meta;
+	Datum		values[11];
+	bool		nulls[11] = {false};
+
+	bp_read_meta(index, &meta);
+	values[0] = Int32GetDatum(meta.version);
+	values[1] = Int64GetDatum(meta.root);
+	values[2] = Int32GetDatum(meta.root_level + 1);
+	values[3] = Int32GetDatum(meta.natts);
+	values[4] = Int32GetDatum(meta.slot_width);
+	values[5] = Int32GetDatum(meta.fillfactor);
+	values[6] = Int32GetDatum(meta.leaf_layout.log_size);
+	values[7] = Int32GetDatum(meta.leaf_layout.num_blocks);
+	values[8] = Int32GetDatum(meta.leaf_layout.block_size);
+	values[9] = Int32GetDatum(bpa_block_capacity(&meta.leaf_layout));
+	values[10] = Int32GetDatum(meta.internal_capacity);
+	index_close(index, AccessShareLock);
+	PG_RETURN_DATUM(result_row(fcinfo, values, nulls));
+}
+
+/* Totals gathered by bpindex_stats. */
+typedef struct IndexStats
+{
+	int64		internal_pages;
+	int64		leaf_pages;
+	int64		entries;
+	int64		log_entries;
+	int64		used_blocks;
+	int64		sorted_blocks;
+	int64		empty_leaves;
+	int64		incomplete_splits;
+} IndexStats;
+
+/* Add one page to the totals. */
+static void
+count_page(Page page, uint16 width, IndexStats *stats)
+{
+	BpPageOpaque opaque = BpPageGetOpaque(page);
+	const char *region;
+
+	if (opaque->flags & BP_INCOMPLETE_SPLIT)
+		stats->incomplete_splits++;
+	if (!(opaque->flags & BP_LEAF))
+	{
+		stats->internal_pages++;
+		return;
+	}
+	region = bp_leaf_region(page, width);
+	stats->leaf_pages++;
+	stats->entries += bpa_count(region);
+	stats->log_entries += bpa_log_count(region);
+	if (bpa_count(region) == 0)
+		stats->empty_leaves++;
+	for (int b = 0; b < bpa_used_blocks(region); b++)
+	{
+		stats->used_blocks++;
+		if (bpa_block_sorted(region, b))
+			stats->sorted_blocks++;
+	}
+}
+
+/* Walk every level left to right, counting pages and entries. */
+static void
+gather_stats(Relation index, BpMetaPageData *meta, IndexStats *stats)
+{
+	uint16		width = bp_get_state(index)->slot.width;
+	BlockNumber leftmost = meta->root;
+
+	for (int level = meta->root_level; level >= 0; level--)
+	{
+		BlockNumber blkno = leftmost;
+
+		for (;;)
+		{
+			Buffer		buf = bp_read_buffer(index, blkno, BUFFER_LOCK_SHARE);
+			Page		page = BufferGetPage(buf);
+			BpPageOpaque opaque = BpPageGetOpaque(page);
+			bool		last = !(opaque->flags & BP_HAS_HIGH);
+
+			CHECK_FOR_INTERRUPTS();
+			if (blkno == leftmost && level > 0)
+				leftmost = bp_internal_children(page, width)[0];
+			count_page(page, width, stats);
+			blkno = opaque->rightlink;
+			UnlockReleaseBuffer(buf);
+			if (last)
+				break;
+		}
+	}
+}
+
+/* bpindex_stats(index): pages, entries and how full the leaves are. */
+Datum
+bpindex_stats(PG_FUNCTION_ARGS)
+{
+	Relation	index = bp_open_index(PG_GETARG_OID(0), AccessShareLock);
+	BpMetaPageData meta;
+	IndexStats	stats = {0};
+	BlockNumber nblocks;
+	Datum		values[10];
+	bool		nulls[10] = {false};
+	double		capacity;
+
+	bp_read_meta(index, &meta);
+	gather_stats(index, &meta, &stats);
+	nblocks = RelationGetNumberOfBlocks(index);
+	capacity = bpa_block_capacity(&meta.leaf_layout);
+
+	values[0] = Int32GetDatum(meta.root_level + 1);
+	values[1] = Int64GetDatum(stats.internal_pages);
+	values[2] = Int64GetDatum(stats.leaf_pages);
+	values[3] = Int64GetDatum(stats.entries);
+	values[4] = Float8GetDatum(stats.entries / (capacity * stats.leaf_pages));
+	values[5] = Float8GetDatum(stats.log_entries /
+							   ((double) (meta.leaf_layout.log_size - 1) * stats.leaf_pages));
+	nulls[6] = stats.used_blocks == 0;
+	values[6] = Float8GetDatum(stats.used_blocks ?
+							   (double) stats.sorted_blocks / stats.used_blocks : 0);
+	values[7] = Int64GetDatum(stats.empty_leaves);
+	values[8] = Int64GetDatum(stats.incomplete_splits);
+	values[9] = Int64GetDatum((int64) nblocks - 1 - stats.internal_pages -
+							  stats.leaf_pages);
+	index_close(index, AccessShareLock);
+	PG_RETURN_DATUM(result_row(fcinfo, values, nulls));
+}
+
+/* The key columns of a slot as text: "v" or "(v1, v2)", NULL shown as NULL. */
+static char *
+slot_key_text(Relation index, const BpSlotDesc *desc, const char *slot)
+{
+	StringInfoData out;
+
+	initStringInfo(&out);
+	if (desc->natts > 1)
+		appendStringInfoChar(&out, '(');
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Oid			output;
+		bool		isvarlena;
+
+		if (i > 0)
+			appendStringInfoString(&out, ", ");
+		if (bp_slot_isnull(desc, slot, i))
+		{
+			appendStringInfoString(&out, "NULL");
+			continue;
+		}
+		getTypeOutputInfo(TupleDescAttr(RelationGetDescr(index), i)->atttypid,
+						  &output, &isvarlena);
+		appendStringInfoString(&out, OidOutputFunctionCall(output,
+														   bp_slot_datum(desc, slot, i)));
+	}
+	if (desc->natts > 1)
+		appendStringInfoChar(&out, ')');
+	return out.data;
+}
+
+/* Emit one row of bpindex_page_items; slot NULL for the minus-infinity pivot. */
+static void
+emit_item(FunctionCallInfo fcinfo, Relation index, int itemno,
+		  const char *region, int block, const char *slot, int64 child)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const BpSlotDesc *desc = &bp_get_state(index)->slot;
+	Datum		values[6];
+	bool		nulls[6] = {false};
+
+	values[0] = Int32GetDatum(itemno);
+	values[1] = CStringGetTextDatum(region);
+	values[2] = Int32GetDatum(block);
+	nulls[2] = block < 0;
+	nulls[3] = nulls[4] = slot == NULL;
+	if (slot)
+	{
+		ItemPointer tid = palloc(sizeof(ItemPointerData));
+
+		ItemPointerCopy(bp_slot_tid(slot), tid);
+		values[3] = CStringGetTextDatum(slot_key_text(index, desc, slot));
+		values[4] = PointerGetDatum(tid);
+	}
+	values[5] = Int64GetDatum(child);
+	nulls[5] = child < 0;
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+/* Emit the slots of a leaf's BPA: log, header, blocks. */
+static void
+emit_leaf(FunctionCallInfo fcinfo, Relation index, Page page, int *itemno)
+{
+	const char *region = bp_leaf_region(page, bp_get_state(index)->slot.width);
+
+	for (int i = 0; i < bpa_log_count(region); i++)
+		emit_item(fcinfo, index, (*itemno)++, "log", -1, bpa_log_entry(region, i), -1);
+	for (int b = 0; b < bpa_used_blocks(region); b++)
+		emit_item(fcinfo, index, (*itemno)++, "header", b,
+				  bpa_header_entry(region, b), -1);
+	for (int b = 0; b < bpa_used_blocks(region); b++)
+		for (int j = 0; j < bpa_block_count(region, b); j++)
+			emit_item(fcinfo, index, (*itemno)++, "block", b,
+					  bpa_block_entry(region, b, j), -1);
+}
+
+/* Emit the (pivot, child) pairs of an internal page. */
+static void
+emit_internal(FunctionCallInfo fcinfo, Relation index, Page page, int *itemno)
+{
+	uint16		width = bp_get_state(index)->slot.width;
+	bool		has_low = (BpPageGetOpaque(page)->flags & BP_HAS_LOW) != 0;
+	BpInternalHeader *header = bp_internal_header(page, width);
+
+	for (int i = 0; i < header->nitems; i++)
+		emit_item(fcinfo, index, (*itemno)++, "pivot", -1,
+				  (i > 0 || has_low) ? bp_internal_pivot(page, width, i) : NULL,
+				  bp_internal_children(page, width)[i]);
+}
+
+/* bpindex_page_items(index, blkno): every slot of one page. */
+Datum
+bpindex_page_items(PG_FUNCTION_ARGS)
+{
+	int64		blkno = PG_GETARG_INT64(1);
+	Relation	index;
+	uint16		width;
+	Buffer		buf;
+	Page		page;
+	uint16		flags;
+	int			itemno = 1;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be superuser to use bpindex_page_items")));
+	index = bp_open_index(PG_GETARG_OID(0), AccessShareLock);
+	width = bp_get_state(index)->slot.width;
+	if (blkno < 0 || blkno >= RelationGetNumberOfBlocks(index))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block number " INT64_FORMAT " is out of range for index \"%s\"",
+						blkno, RelationGetRelationName(index))));
+	if (blkno == BP_METAPAGE_BLKNO)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block 0 of index \"%s\" is the metapage",
+						RelationGetRelationName(index)),
+				 errhint("Use bpindex_metap() to see it.")));
+
+	InitMaterializedSRF(fcinfo, 0);
+	buf = bp_read_buffer(index, (BlockNumber) blkno, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	flags = BpPageGetOpaque(page)->flags;
+	if (flags & BP_HAS_LOW)
+		emit_item(fcinfo, index, itemno++, "low key", -1, bp_page_lowkey(page), -1);
+	if (flags & BP_HAS_HIGH)
+		emit_item(fcinfo, index, itemno++, "high key", -1,
+				  bp_page_highkey(page, width), BpPageGetOpaque(page)->rightlink);
+	if (flags & BP_LEAF)
+		emit_leaf(fcinfo, index, page, &itemno);
+	else
+		emit_internal(fcinfo, index, page, &itemno);
+	UnlockReleaseBuffer(buf);
+	index_close(index, AccessShareLock);
+	return (Datum) 0;
+}
