@@ -15,6 +15,7 @@ REPS=${2:-3}
 install_dependencies
 build_and_install
 prepare_workdir
+[ "$WORKDIR" = "$(pwd)" ] || trap 'rm -rf "$(dirname "$WORKDIR")"' EXIT
 
 as_server_user bash -c "cd '$WORKDIR' && ROWS=$ROWS REPS=$REPS pg_virtualenv -v $PG_MAJOR \
 	-o 'shared_buffers=2GB' -o 'max_wal_size=20GB' -o 'checkpoint_timeout=1h' \

@@ -39,7 +39,8 @@ build_and_install() {
 prepare_workdir() {
 	if [ "$(id -u)" = 0 ]; then
 		WORKDIR=$(mktemp -d /tmp/bpindex.XXXXXX)
-		cp -a . "$WORKDIR/src-tree"
+		# the benchmark's scratch space (data, a Python venv) stays behind
+		tar -C . --exclude=./bench/work --exclude=./.git -cf - . | (mkdir "$WORKDIR/src-tree" && tar -C "$WORKDIR/src-tree" -xf -)
 		WORKDIR="$WORKDIR/src-tree"
 		chown -R postgres: "$(dirname "$WORKDIR")"
 	else

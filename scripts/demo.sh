@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 install_dependencies
 build_and_install
 prepare_workdir
+[ "$WORKDIR" = "$(pwd)" ] || trap 'rm -rf "$(dirname "$WORKDIR")"' EXIT
 echo "== demo on a throwaway cluster"
 as_server_user bash -c "cd '$WORKDIR' && pg_virtualenv -v $PG_MAJOR \
 	-o 'shared_buffers=512MB' -o 'max_parallel_workers_per_gather=0' \

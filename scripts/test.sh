@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 install_dependencies || exit 1
 build_and_install || exit 1
 prepare_workdir
+[ "$WORKDIR" = "$(pwd)" ] || trap 'rm -rf "$(dirname "$WORKDIR")"' EXIT
 
 passed=0
 failed=0

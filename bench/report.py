@@ -1,0 +1,477 @@
+#!/usr/bin/env python3
+"""Generate bench/RESULTS.md, the summary files and the plots from the
+measurements of bench/run.sh.
+
+    python3 bench/report.py bench/results bench/RESULTS.md
+
+Reads results/raw.csv (one line per measurement: workload, variant, param,
+index, rep, metric, value), results/run.json (the run's parameters and the
+machine) and results/postgres.json (server version and settings). Writes
+results/summary.csv, results/summary.json, results/*.png and RESULTS.md.
+Every number of RESULTS.md comes from these files, except the thesis' own
+ratios, which are the constants in THESIS below (chapter 6 of the thesis).
+"""
+
+import csv
+import json
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+# The thesis' ratios BP-tree / B+-tree (small BPA configuration against the
+# B+-tree with node_size = 1024, chapter 6), all throughputs (higher is
+# better for the BP-tree). Source named beside each.
+THESIS = {
+    ("insert", "random"): (1.15, "table 6.4"),
+    ("find", "point"): (1.26, "table 6.4"),
+    ("iterate_range", 100): (0.89, "table 6.5"),
+    ("iterate_range", 1000): (1.23, "table 6.5"),
+    ("iterate_range", 10000): (1.37, "table 6.5"),
+    ("iterate_range", 100000): (1.41, "table 6.5"),
+    ("map_range", 100): (0.80, "table 6.6"),
+    ("map_range", 1000): (1.40, "table 6.6"),
+    ("map_range", 10000): (1.70, "table 6.6"),
+    ("map_range", 100000): (1.72, "table 6.6"),
+    ("ycsb", "Load"): (1.13, "table 6.7"),
+    ("ycsb", "A"): (1.07, "table 6.7"),
+    ("ycsb", "B"): (1.10, "table 6.7"),
+    ("ycsb", "C"): (1.09, "table 6.7"),
+    ("ycsb", "E"): (0.84, "table 6.7"),
+    ("ycsb", "X"): (1.20, "table 6.7"),
+    ("ycsb", "Y"): (1.45, "table 6.7"),
+}
+
+YCSB = [
+    ("Load", "100% insert"),
+    ("A", "50% find, 50% insert"),
+    ("B", "95% find, 5% insert"),
+    ("C", "100% find"),
+    ("E", "95% iterate_range (max_len 100), 5% insert"),
+    ("X", "100% iterate_range (max_len 10,000)"),
+    ("Y", "100% map_range (max_len 10,000)"),
+]
+
+INDEXES = ("btree", "bpindex")
+
+
+def load(results):
+    values = defaultdict(dict)
+    with open(os.path.join(results, "raw.csv")) as f:
+        for r in csv.DictReader(f):
+            key = (r["workload"], r["variant"], r["param"], r["index"], r["metric"])
+            values[key][int(r["rep"])] = float(r["value"])
+    with open(os.path.join(results, "run.json")) as f:
+        run = json.load(f)
+    with open(os.path.join(results, "postgres.json")) as f:
+        pg = json.load(f)
+    return values, run, pg
+
+
+class Row:
+    """One compared measurement: per-repetition values of both indexes."""
+
+    def __init__(self, section, label, unit, better, reps, thesis=None, key=None):
+        self.section, self.label, self.unit, self.better = section, label, unit, better
+        self.reps = reps  # {"btree": [..], "bpindex": [..]}
+        self.thesis = THESIS.get(key) if key else None
+        self.btree = statistics.median(reps["btree"]) if reps["btree"] else None
+        self.bpindex = statistics.median(reps["bpindex"]) if reps["bpindex"] else None
+
+    @property
+    def ratio(self):
+        if self.btree in (None, 0) or self.bpindex is None:
+            return None
+        return self.bpindex / self.btree
+
+    @property
+    def winner(self):
+        r = self.ratio
+        if r is None or r == 1:
+            return "tie"
+        if (r > 1) == (self.better == "higher"):
+            return "bpindex"
+        return "btree"
+
+    @property
+    def spread(self):
+        """Largest (max - min) / median of the repetitions of either index."""
+        out = None
+        for idx in INDEXES:
+            v = self.reps[idx]
+            if len(v) > 1 and statistics.median(v) != 0:
+                s = (max(v) - min(v)) / abs(statistics.median(v))
+                out = s if out is None else max(out, s)
+        return out
+
+    @property
+    def loss(self):
+        """How much worse bpindex is, as a fraction (positive when it loses)."""
+        r = self.ratio
+        if r is None:
+            return None
+        return 1 - r if self.better == "higher" else r - 1
+
+    def as_dict(self):
+        return {
+            "section": self.section, "workload": self.label, "unit": self.unit,
+            "better": self.better, "btree": self.btree, "bpindex": self.bpindex,
+            "ratio_bpindex_btree": self.ratio, "winner": self.winner, "spread": self.spread,
+            "thesis_ratio": self.thesis[0] if self.thesis else None,
+            "thesis_source": self.thesis[1] if self.thesis else None,
+            "reps_btree": self.reps["btree"], "reps_bpindex": self.reps["bpindex"],
+        }
+
+
+def build_rows(values, run):
+    def reps(workload, variant, param, idx, metric, scale=1.0):
+        d = values.get((workload, variant, str(param), idx, metric), {})
+        return [d[k] * scale for k in sorted(d)]
+
+    def both(workload, variant, param, metric, scale=1.0):
+        return {i: reps(workload, variant, param, i, metric, scale) for i in INDEXES}
+
+    rows = []
+    nk = run["nkeys"]
+    mib = 1 / 1048576
+
+    sec = "Build and size"
+    for t in ("int8", "int4"):
+        rows.append(Row(sec, f"build: CREATE INDEX, {nk:,} {t} keys", "s", "lower",
+                        both("build", t, "", "ms", 0.001)))
+        rows.append(Row(sec, f"build: index size, {nk:,} {t} keys", "MiB", "lower",
+                        both("build", t, "", "bytes", mib)))
+    rows.append(Row(sec, f"size after build (bench tables, {nk:,} int8 keys)", "MiB", "lower",
+                    both("size", "after_build", "", "bytes", mib)))
+    ins_param = next((k[2] for k in values if k[0] == "insert"), "")
+    ins_rows = int(ins_param) if ins_param else 0
+    for kind in ("random", "ascending"):
+        rows.append(Row(sec, f"size after the insert workload ({kind}, +{ins_rows:,} keys)", "MiB",
+                        "lower", both("insert", kind, ins_param, "bytes_after", mib)))
+
+    sec = "Insert"
+    none_rates = {}
+    for kind in ("random", "ascending"):
+        r = Row(sec, f"insert {ins_rows:,} {kind} keys, statements of 1,000 rows", "rows/s",
+                "higher", both("insert", kind, ins_param, "rows_per_s"), key=("insert", kind))
+        rows.append(r)
+        none = reps("insert", kind, ins_param, "none", "rows_per_s")
+        none_rates[kind] = statistics.median(none) if none else None
+        # the index's own cost: time per row with the index minus without
+        cost = {i: [] for i in INDEXES}
+        if none_rates[kind]:
+            for i in INDEXES:
+                if getattr(r, i):
+                    cost[i] = [1e6 / getattr(r, i) - 1e6 / none_rates[kind]]
+        rows.append(Row(sec, f"index's own cost, {kind} keys (time with index - without)",
+                        "µs/row", "lower", cost))
+
+    sec = "Find"
+    rows.append(Row(sec, "find: point lookups (pgbench, Index Scan)", "lookups/s", "higher",
+                    both("find", "point", "", "tps"), key=("find", "point")))
+    rows.append(Row(sec, f"find: probe join of {run['nprobe']:,} keys (nested loop, "
+                         "inner Index Only Scan), execution time", "ms", "lower",
+                    both("find", "probe_join", "", "ms")))
+
+    sec = "iterate_range"
+    for ml in run["max_lens"]:
+        for variant, what in (("k", "SELECT k (Index Only Scan)"),
+                              ("k_payload", "SELECT k, payload (Index Scan)")):
+            rows.append(Row(sec, f"iterate_range max_len {ml:,}, {what}", "elements/s", "higher",
+                            both("iterate_range", variant, ml, "tps", ml / 2),
+                            key=("iterate_range", ml)))
+
+    sec = "map_range"
+    for ml in run["max_lens"]:
+        rows.append(Row(sec, f"map_range max_len {ml:,}, count(*) end to end", "elements/s",
+                        "higher", both("map_range", "count", ml, "tps", ml / 2),
+                        key=("map_range", ml)))
+        node = {}
+        for i in INDEXES:
+            ms = values.get(("map_range", "bitmap_node", str(ml), i, "ms"), {})
+            n = values.get(("map_range", "bitmap_node", str(ml), i, "rows"), {})
+            node[i] = [n[k] / (ms[k] / 1000) for k in sorted(ms) if k in n and ms[k] > 0]
+        rows.append(Row(sec, f"map_range max_len {ml:,}, Bitmap Index Scan node only", "elements/s",
+                        "higher", node, key=("map_range", ml)))
+
+    sec = "map_range node time"
+    for ml in run["max_lens"]:
+        rows.append(Row(sec, f"Bitmap Index Scan node time, {run['nranges']:,} ranges of max_len {ml:,}",
+                        "ms", "lower", both("map_range", "bitmap_node", ml, "ms")))
+
+    for dist, name in (("uniform", "uniform"), ("zipfian", "zipfian")):
+        sec = f"YCSB, {name} keys"
+        for wl, desc in YCSB:
+            rows.append(Row(sec, f"YCSB {wl} ({name}): {desc}", "ops/s", "higher",
+                            both("ycsb", dist, wl, "tps"),
+                            key=("ycsb", wl) if dist == "uniform" else None))
+    return rows, none_rates
+
+
+def fmt(v):
+    if v is None:
+        return "n/a"
+    a = abs(v)
+    if a >= 1e6:
+        return f"{v / 1e6:,.2f} M"
+    if a >= 1000:
+        return f"{v:,.0f}"
+    if a >= 10:
+        return f"{v:.1f}"
+    return f"{v:#.3g}"
+
+
+def fmt_ratio(r):
+    return "n/a" if r is None else f"{r:.2f}"
+
+
+def fmt_loss(x):
+    return f"{x * 100:.1f}%" if x < 0.1 else f"{x * 100:.0f}%"
+
+
+def fmt_pct(s):
+    return "" if s is None else f"{s * 100:.0f}%"
+
+
+def plots(rows, run, results):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    def series(prefix, suffix):
+        xs, bt, bp = [], [], []
+        for ml in run["max_lens"]:
+            for r in rows:
+                if r.label == f"{prefix} max_len {ml:,}, {suffix}":
+                    xs.append(ml)
+                    bt.append(r.btree)
+                    bp.append(r.bpindex)
+        return xs, bt, bp
+
+    made = []
+    for name, prefix, variants, title in (
+            ("iterate_range.png", "iterate_range",
+             (("SELECT k (Index Only Scan)", "index only"),
+              ("SELECT k, payload (Index Scan)", "with heap column")),
+             "iterate_range: ORDER BY k LIMIT len, len uniform in [0, max_len]"),
+            ("map_range.png", "map_range",
+             (("count(*) end to end", "count(*) end to end"),
+              ("Bitmap Index Scan node only", "Bitmap Index Scan node only")),
+             "map_range: count(*) of a range by Bitmap Index Scan")):
+        fig, ax = plt.subplots(figsize=(8, 5))
+        for (suffix, label), style in zip(variants, ("-", "--")):
+            xs, bt, bp = series(prefix, suffix)
+            ax.plot(xs, bt, style, marker="o", color="tab:blue", label=f"btree, {label}")
+            ax.plot(xs, bp, style, marker="s", color="tab:red", label=f"bpindex, {label}")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("max_len")
+        ax.set_ylabel("expected elements per second (higher is better)")
+        ax.set_title(f"{title}\n{run['nkeys']:,} keys, {run['clients']} clients, "
+                     f"median of {run['reps']}", fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(results, name), dpi=110)
+        plt.close(fig)
+        made.append(name)
+
+    fig, ax = plt.subplots(figsize=(9, 5))
+    wls = [wl for wl, _ in YCSB]
+    groups = [("uniform", "ours, uniform keys", "tab:red"),
+              ("zipfian", "ours, zipfian keys", "tab:orange"),
+              ("thesis", "thesis (table 6.7, uniform)", "tab:gray")]
+    width = 0.27
+    for gi, (g, label, color) in enumerate(groups):
+        ys = []
+        for wl in wls:
+            if g == "thesis":
+                ys.append(THESIS[("ycsb", wl)][0])
+            else:
+                r = next(r for r in rows if r.label.startswith(f"YCSB {wl} ({g})"))
+                ys.append(r.ratio or 0)
+        xs = [i + (gi - 1) * width for i in range(len(wls))]
+        bars = ax.bar(xs, ys, width, label=label, color=color)
+        for b, y in zip(bars, ys):
+            ax.annotate(f"{y:.2f}", (b.get_x() + b.get_width() / 2, y), ha="center",
+                        va="bottom", fontsize=7)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(wls)))
+    ax.set_xticklabels(wls)
+    ax.set_ylabel("throughput bpindex / btree (higher is better for bpindex)")
+    ax.set_title(f"YCSB: bpindex / btree, {run['nkeys']:,} keys, {run['clients']} clients, "
+                 f"median of {run['reps']}", fontsize=10)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(results, "ycsb_ratios.png"), dpi=110)
+    plt.close(fig)
+    made.append("ycsb_ratios.png")
+    return made
+
+
+def table(rows, direction):
+    out = [direction, "",
+           "| workload | unit | better | btree | bpindex | bpindex/btree | winner | thesis BP/B+ | spread |",
+           "|---|---|---|---:|---:|---:|---|---:|---:|"]
+    for r in rows:
+        th = f"{r.thesis[0]:.2f} ({r.thesis[1]})" if r.thesis else "n/a"
+        out.append(f"| {r.label} | {r.unit} | {r.better} | {fmt(r.btree)} | {fmt(r.bpindex)} | "
+                   f"{fmt_ratio(r.ratio)} | {r.winner} | {th} | {fmt_pct(r.spread)} |")
+    return out + [""]
+
+
+SECTION_TEXT = {
+    "Build and size": "Times and sizes: ratio bpindex/btree, **lower is better for bpindex**.",
+    "Insert": "Rows per second: ratio bpindex/btree, **higher is better for bpindex**; "
+              "the index's own cost (µs per inserted row): ratio bpindex/btree, "
+              "**lower is better for bpindex** (see the column *better*).",
+    "Find": "Lookups per second: ratio bpindex/btree, **higher is better for bpindex**; "
+            "probe join time: ratio bpindex/btree, **lower is better for bpindex**.",
+    "iterate_range": "Expected elements per second (tps × max_len / 2): ratio bpindex/btree, "
+                     "**higher is better for bpindex**.",
+    "map_range": "Expected elements per second: end to end, tps × max_len / 2; node only, the "
+                 "entries the Bitmap Index Scan nodes returned divided by their summed time. "
+                 "Ratio bpindex/btree, **higher is better for bpindex**.",
+    "map_range node time": "Summed \"Actual Total Time\" of the Bitmap Index Scan node over a fixed "
+                           "set of ranges (EXPLAIN (ANALYZE, FORMAT JSON)): ratio bpindex/btree, "
+                           "**lower is better for bpindex**.",
+    "YCSB, uniform keys": "Operations (transactions) per second: ratio bpindex/btree, "
+                          "**higher is better for bpindex**.",
+    "YCSB, zipfian keys": "Operations (transactions) per second: ratio bpindex/btree, "
+                          "**higher is better for bpindex**. The thesis ran uniform keys only.",
+}
+
+
+def markdown(rows, none_rates, run, pg, pngs):
+    m = run["machine"]
+    st = pg["settings"]
+    L = ["# bpindex benchmark results", "",
+         "Generated by `bench/report.py` from the measurements of "
+         f"`bash bench/run.sh{' --quick' if run['mode'] == 'quick' else ''}"
+         f"{'' if run['clients'] == 2 else ' --clients ' + str(run['clients'])}` "
+         "(bench/results/raw.csv); do not edit by hand, run the benchmark again.", "",
+         "## Run", "",
+         f"- date: {run['started']} (wall time {run['wall_s'] // 60} min {run['wall_s'] % 60} s)",
+         f"- mode: {run['mode']}: {run['nkeys']:,} keys, {run['ninsert']:,} inserted keys "
+         f"(insert workload), {run['nprobe']:,} probe keys, {run['nranges']:,} EXPLAIN ranges per "
+         f"map_range point, {run['clients']} pgbench clients, {run['reps']} repetitions per index "
+         f"and workload (btree and bpindex alternating, btree first in odd repetitions), "
+         f"pgbench runs of {run['duration_range_s']} s (iterate_range, map_range) and "
+         f"{run['duration_point_s']} s (find, YCSB); every number is the median of the repetitions",
+         f"- machine: {m['nproc']} CPUs ({m['cpu']}), {m['mem_gib']} GiB memory",
+         f"- PostgreSQL: {pg['version']}",
+         f"- bpindex: extension version {pg['bpindex_version']}, commit {run['bpindex_commit']}",
+         "- settings of the throwaway cluster: " + ", ".join(f"`{k}={v}`" for k, v in st.items()),
+         "", "Columns: *btree* and *bpindex* are medians, *bpindex/btree* their ratio, *winner* the "
+         "index on the better side of it, *thesis BP/B+* the thesis' own ratio BP-tree/B⁺-tree "
+         "(chapter 6, small BPA configuration against the B⁺-tree with 1 KiB nodes; always a "
+         "throughput ratio, higher is better for the BP-tree; n/a where the thesis gives none), "
+         "*spread* the largest (max − min) / median of either index's repetitions (run-to-run noise).",
+         ""]
+    L += ["## Results", ""]
+    sections = []
+    for r in rows:
+        if r.section not in sections:
+            sections.append(r.section)
+    for s in sections:
+        L += [f"### {s}", ""]
+        L += table([r for r in rows if r.section == s], SECTION_TEXT[s])
+        if s == "Insert":
+            L += ["The same load into the table without an index (reference for the index's own "
+                  "cost): " + ", ".join(f"{fmt(v)} rows/s ({k} keys)" for k, v in none_rates.items()),
+                  ""]
+    L += ["## Plots", ""]
+    for p in pngs:
+        L += [f"![{p}](results/{p})", ""]
+
+    losers = sorted([r for r in rows if r.winner == "btree"], key=lambda r: -r.loss)
+    L += ["## Where bpindex loses", "",
+          "Filled in by the generator: every workload whose ratio is on btree's side "
+          "(throughput ratio below 1, time or size ratio above 1), worst first. A loss smaller "
+          "than the run-to-run spread is marked as such.", ""]
+    if losers:
+        L += ["| workload | bpindex/btree | better | bpindex worse by | within spread? | why (from profiles) |",
+              "|---|---:|---|---:|---|---|"]
+        for r in losers:
+            within = "yes" if r.spread is not None and r.loss <= r.spread else "no"
+            L.append(f"| {r.label} | {fmt_ratio(r.ratio)} | {r.better} | {fmt_loss(r.loss)} | "
+                     f"{within} | _to be completed_ |")
+        L += ["", "**Explanation (placeholder):** _to be completed from profiles (for example "
+              "`perf record -g` of the backends during the workloads above, btree against bpindex) "
+              "before drawing conclusions._", ""]
+    else:
+        L += ["bpindex is on the better side of every ratio in this run.", ""]
+
+    L += ["## Method", "",
+          "- **Data.** Keys are `hashint8extended(id, 1) >> 1` for id 1..N: uniform random int8 "
+          "over [-2^62, 2^62), generated once into table `keys` and copied into `bench_btree` and "
+          "`bench_bpindex` (columns `k int8`, `payload int8`, same rows in the same order), each "
+          "with its index on `k` (default reloptions), then `VACUUM ANALYZE` and `pg_prewarm` of "
+          "tables and indexes.",
+          "- **build**: `CREATE INDEX` on a copy of the keys (`int8`, and `int4` = `k >> 31`) after a "
+          "`CHECKPOINT`, timed by psql; size by `pg_relation_size`.",
+          "- **insert**: before every run a fresh copy of the N-key table is built (with its index, "
+          "or without one), vacuumed, prewarmed and checkpointed; pgbench clients then insert the "
+          "same keys (random: `hashint8extended(i, 2) >> 1`; ascending: 2^62 + i) in statements of "
+          "1,000 rows, batch numbers from a sequence. The index's own cost is "
+          "1/rate(with index) − 1/rate(without index), from the medians.",
+          "- **find**: pgbench point lookups `SELECT payload ... WHERE k = $1` of existing keys; the "
+          "probe join counts the matches of a random sample of the keys against the table with "
+          "hash and merge joins and memoize off (nested loop, inner Index Only Scan), timed by "
+          "`EXPLAIN (ANALYZE, TIMING OFF)`.",
+          "- **iterate_range**: `SELECT count(*) FROM (SELECT k [, payload] ... WHERE k >= $start "
+          "ORDER BY k LIMIT $len) s`, `$start` uniform, `$len` uniform in [0, max_len] "
+          "(seqscan, bitmapscan and sort disabled so both indexes use their ordered scan).",
+          "- **map_range**: `SELECT count(*) ... WHERE k >= $start AND k < $start + $len × 2^63/N` "
+          "with index and index-only scans and seqscan disabled (Bitmap Index Scan); the node time "
+          "comes from a fixed set of ranges run through `EXPLAIN (ANALYZE, FORMAT JSON)`.",
+          "- **YCSB**: pgbench scripts with weights (`-f find@95 -f insert@5`, ...); an insert is "
+          "one row with a fresh key (uniform: random over the key domain; zipfian: just above a "
+          "hot key); scans are iterate_range with the payload (E, X) or map_range (Y). Zipfian "
+          "variant: ids drawn by `random_zipfian(1, N, 1.01)` (pgbench's smallest exponent; YCSB "
+          "uses 0.99) and scattered by `permute()`. Rows inserted by a run are deleted and "
+          "vacuumed away after it and every inserting run starts after a `CHECKPOINT`, so each "
+          "run starts from the same rows (leaves that split stay split, for both indexes alike).",
+          "- Every access path is checked before it is measured (generic plans of the pgbench "
+          "queries, see results/plans.txt); after the run `bpindex_check(heapallindexed)` verifies "
+          "bench_bpindex.",
+          "", "## Files", "",
+          "- `results/raw.csv`: every measurement (workload, variant, param, index, rep, metric, value)",
+          "- `results/summary.csv`, `results/summary.json`: the rows above with every repetition",
+          "- `results/run.json`, `results/postgres.json`: run parameters, machine, server settings",
+          "- `results/plans.txt`: the checked plans; `results/pgbench.log`: every pgbench output",
+          ""]
+    return "\n".join(L)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: report.py RESULTS_DIR RESULTS_MD")
+    results, md = sys.argv[1], sys.argv[2]
+    values, run, pg = load(results)
+    rows, none_rates = build_rows(values, run)
+    missing = [r.label for r in rows if r.btree is None or r.bpindex is None]
+    if missing:
+        print("report: no measurements for: " + "; ".join(missing), file=sys.stderr)
+    with open(os.path.join(results, "summary.json"), "w") as f:
+        json.dump([r.as_dict() for r in rows], f, indent=1)
+    with open(os.path.join(results, "summary.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["section", "workload", "unit", "better", "btree", "bpindex",
+                    "ratio_bpindex_btree", "winner", "spread", "thesis_ratio", "thesis_source",
+                    "reps_btree", "reps_bpindex"])
+        for r in rows:
+            d = r.as_dict()
+            w.writerow([d["section"], d["workload"], d["unit"], d["better"], d["btree"],
+                        d["bpindex"], d["ratio_bpindex_btree"], d["winner"], d["spread"],
+                        d["thesis_ratio"], d["thesis_source"],
+                        " ".join(f"{v:g}" for v in d["reps_btree"]),
+                        " ".join(f"{v:g}" for v in d["reps_bpindex"])])
+    pngs = plots(rows, run, results)
+    with open(md, "w") as f:
+        f.write(markdown(rows, none_rates, run, pg, pngs))
+    print(f"report: wrote {md} and {len(pngs)} plots, summary.csv and summary.json in {results}")
+
+
+if __name__ == "__main__":
+    main()
