@@ -18,7 +18,8 @@ OBJS = \
 	src/bpsearch.o \
 	src/bputils.o \
 	src/bpvacuum.o \
-	src/bpvalidate.o
+	src/bpvalidate.o \
+	src/bpxlog.o
 
 HEADERS = src/bpa.h src/bpindex.h
 

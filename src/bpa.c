@@ -17,6 +17,7 @@
 
 #include <string.h>
 
+#define Min(a, b)	((a) < (b) ? (a) : (b))
 #define BPA_ALIGN(x)	(((x) + 7) & ~((size_t) 7))
 
 /* Scratch areas, in slots, for a layout: blocks copy, log copy, output. */
@@ -401,6 +402,35 @@ bpa_build(char *region, const char *sorted, int n)
 	h->nentries = (uint16_t) n;
 }
 
+/*
+ * Replace the content of region by n ascending distinct slots packed into
+ * the first blocks, each filled to its last free slot, leaving the later
+ * blocks unused: room for appends above them (the right half of a split
+ * made by ascending inserts).
+ */
+void
+bpa_build_packed(char *region, const char *sorted, int n)
+{
+	BpaHeader  *h = hdr(region);
+	const BpaLayout *l = &h->layout;
+	int			per_block = l->block_size - 1;
+	int			nblocks = (n + per_block - 1) / per_block;
+
+	bpa_build(region, sorted, 0);
+	for (int b = 0; b < nblocks; b++)
+	{
+		int			first = b * per_block;
+		int			count = Min(per_block, n - first);
+		const char *src = sorted + (size_t) first * l->slot_width;
+
+		memcpy(block_slot(region, b, 0), src, (size_t) count * l->slot_width);
+		memcpy(header_slot(region, b), src, l->slot_width);
+		block_counts(region)[b] = (uint16_t) count;
+	}
+	h->used_blocks = (uint16_t) nblocks;
+	h->nentries = (uint16_t) n;
+}
+
 /* The block an entry belongs to: the last whose lower bound is <= slot. */
 static int
 destination_block(const char *region, const void *slot,
@@ -672,8 +702,102 @@ redistribute(char *region, const void *extra, BpaCompareFn cmp, void *arg,
 }
 
 /*
+ * Where the log entries destined for the last block go when it would
+ * overflow: those above everything in the block fill it up and then open
+ * new blocks after it (appends, as ascending inserts make them), the
+ * rest must fit in it.  Fills plan->new_blocks; false if it cannot work.
+ */
+typedef struct TailPlan
+{
+	char	   *entries;		/* the last block's incoming entries, sorted */
+	int			n;
+	int			into_last;		/* how many of them go into the last block */
+	int			new_blocks;
+} TailPlan;
+
+/* Plan the overflow of the last block into new blocks; false if impossible. */
+static bool
+plan_tail(char *region, const uint16_t *dest, BpaCompareFn cmp, void *arg,
+		  char *scratch, TailPlan *plan)
+{
+	const BpaHeader *h = hdr(region);
+	const BpaLayout *l = &h->layout;
+	int			last = h->used_blocks - 1;
+	int			count = block_counts(region)[last];
+	uint16_t	w = l->slot_width;
+	const char *max = NULL;
+	int			below = 0;
+	int			room;
+
+	plan->entries = scratch + AREA_OUT(l) * w;
+	plan->n = 0;
+	for (int i = 0; i < h->log_count; i++)
+		if (dest[i] == last)
+			memcpy(plan->entries + (size_t) plan->n++ * w, log_slot(region, i), w);
+	bpa_sort_slots(plan->entries, plan->n, w, cmp, arg);
+	for (int j = 0; j < count; j++)
+		if (max == NULL || cmp(block_slot(region, last, j), max, arg) > 0)
+			max = block_slot(region, last, j);
+	while (max != NULL && below < plan->n &&
+		   cmp(plan->entries + (size_t) below * w, max, arg) < 0)
+		below++;
+	room = (l->block_size - 1) - count;
+	if (below > room || room >= plan->n)
+		return false;
+	/* the first new block's bound must lie above the last block's */
+	if (cmp(plan->entries + (size_t) room * w, header_slot(region, last), arg) <= 0)
+		return false;
+	plan->into_last = room;
+	plan->new_blocks = (plan->n - room + l->block_size - 2) / (l->block_size - 1);
+	return h->used_blocks + plan->new_blocks <= l->num_blocks;
+}
+
+/* Append n slots to block b, keeping its sorted bit truthful. */
+static void
+append_to_block(char *region, int b, const char *slots, int n,
+				BpaCompareFn cmp, void *arg)
+{
+	uint16_t   *counts = block_counts(region);
+	uint16_t	w = hdr(region)->layout.slot_width;
+
+	for (int i = 0; i < n; i++)
+	{
+		memcpy(block_slot(region, b, counts[b]), slots + (size_t) i * w, w);
+		if (counts[b] > 0 &&
+			cmp(block_slot(region, b, counts[b] - 1),
+				block_slot(region, b, counts[b]), arg) > 0)
+			set_block_sorted(region, b, false);
+		counts[b]++;
+	}
+}
+
+/* Carry out a tail plan: fill the last block, then open new ones. */
+static void
+apply_tail(char *region, const TailPlan *plan, BpaCompareFn cmp, void *arg)
+{
+	BpaHeader  *h = hdr(region);
+	uint16_t	w = h->layout.slot_width;
+	int			per_block = h->layout.block_size - 1;
+	int			done = Min(plan->into_last, plan->n);
+
+	append_to_block(region, h->used_blocks - 1, plan->entries, done, cmp, arg);
+	while (done < plan->n)
+	{
+		int			b = h->used_blocks++;
+		int			n = Min(per_block, plan->n - done);
+
+		memcpy(header_slot(region, b), plan->entries + (size_t) done * w, w);
+		set_block_sorted(region, b, true);
+		append_to_block(region, b, plan->entries + (size_t) done * w, n, cmp, arg);
+		done += n;
+	}
+}
+
+/*
  * Flush the log into the blocks when no block would become full
- * (case 2a).  Returns false, changing nothing, if some block would.
+ * (case 2a), letting the last block overflow into unused blocks when the
+ * overflow lies above everything in it.  Returns false, changing nothing,
+ * if some block would become full anyway.
  */
 static bool
 flush_log(char *region, BpaCompareFn cmp, void *arg, char *scratch)
@@ -683,27 +807,29 @@ flush_log(char *region, BpaCompareFn cmp, void *arg, char *scratch)
 	uint16_t   *counts = block_counts(region);
 	uint16_t   *dest = (uint16_t *) scratch;
 	uint16_t   *incoming = dest + l->log_size;
+	int			last = h->used_blocks - 1;
+	TailPlan	plan = {0};
+	bool		tail;
 
 	memset(incoming, 0, sizeof(uint16_t) * l->num_blocks);
 	for (int i = 0; i < h->log_count; i++)
 	{
 		dest[i] = (uint16_t) destination_block(region, log_slot(region, i),
 											   cmp, arg);
-		if (counts[dest[i]] + ++incoming[dest[i]] >= l->block_size)
+		incoming[dest[i]]++;
+	}
+	for (int b = 0; b < last; b++)
+		if (counts[b] + incoming[b] >= l->block_size)
 			return false;
-	}
-	for (int i = 0; i < h->log_count; i++)
-	{
-		int			b = dest[i];
+	tail = counts[last] + incoming[last] >= l->block_size;
+	if (tail && !plan_tail(region, dest, cmp, arg, scratch, &plan))
+		return false;
 
-		memcpy(block_slot(region, b, counts[b]), log_slot(region, i),
-			   l->slot_width);
-		if (counts[b] > 0 &&
-			cmp(block_slot(region, b, counts[b] - 1),
-				block_slot(region, b, counts[b]), arg) > 0)
-			set_block_sorted(region, b, false);
-		counts[b]++;
-	}
+	for (int i = 0; i < h->log_count; i++)
+		if (!tail || dest[i] != last)
+			append_to_block(region, dest[i], log_slot(region, i), 1, cmp, arg);
+	if (tail)
+		apply_tail(region, &plan, cmp, arg);
 	h->log_count = 0;
 	return true;
 }

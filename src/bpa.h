@@ -95,6 +95,7 @@ extern int	bpa_fill_target(const BpaLayout *layout, int fillfactor);
 /* Whole-region operations */
 extern void bpa_init(char *region, const BpaLayout *layout);
 extern void bpa_build(char *region, const char *sorted, int n);
+extern void bpa_build_packed(char *region, const char *sorted, int n);
 extern int	bpa_count(const char *region);
 extern int	bpa_log_count(const char *region);
 extern const BpaLayout *bpa_layout(const char *region);

@@ -180,7 +180,8 @@ flush_leaf(BpBuildState *state, const char *highkey)
 	BlockNumber blkno;
 
 	bp_fill_leaf(page, &state->desc, &state->layout, state->leaf_items,
-			  state->nleaf, state->have_lowkey ? state->lowkey : NULL, highkey);
+			  state->nleaf, state->have_lowkey ? state->lowkey : NULL, highkey,
+				 false);
 	if (highkey)
 		BpPageGetOpaque(page)->rightlink = state->next_blkno + 1;
 	blkno = write_page(state);
@@ -430,7 +431,7 @@ bp_buildempty(Relation index)
 	fill_metapage(page.data, &desc, &layout, internal_capacity,
 				  index_options(index).fillfactor, 1, 0);
 	write_init_page(index, BP_METAPAGE_BLKNO, page.data);
-	bp_fill_leaf(page.data, &desc, &layout, NULL, 0, NULL, NULL);
+	bp_fill_leaf(page.data, &desc, &layout, NULL, 0, NULL, NULL, false);
 	write_init_page(index, 1, page.data);
 	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
 }

@@ -243,7 +243,7 @@ extern uint16 bp_slot_width(int natts, const int16 *lengths, const char *aligns)
 extern void bp_init_page(Page page, uint16 flags, uint16 level);
 extern void bp_fill_leaf(Page page, const BpSlotDesc *desc,
 						 const BpaLayout *layout, const char *items, int n,
-						 const char *lowkey, const char *highkey);
+						 const char *lowkey, const char *highkey, bool packed);
 extern Buffer bp_new_buffer(Relation index);
 extern char *bp_page_lowkey(Page page);
 extern char *bp_page_highkey(Page page, uint16 width);
@@ -307,6 +307,11 @@ extern void bp_costestimate(PlannerInfo *root, IndexPath *path,
 							Cost *indexTotalCost,
 							Selectivity *indexSelectivity,
 							double *indexCorrelation, double *indexPages);
+
+/* bpxlog.c */
+extern void bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
+						  const Size *lengths);
+extern void bp_install_page(Relation index, Buffer buf, const char *newpage);
 
 /* bphypo.c */
 extern void bp_hypo_init(void);

@@ -20,8 +20,6 @@
 #include "postgres.h"
 
 #include "access/generic_xlog.h"
-#include "access/xloginsert.h"
-#include "access/rmgr.h"
 #include "miscadmin.h"
 #include "utils/rel.h"
 
@@ -88,78 +86,47 @@ cached_leaf(Relation index, BpIndexState *state, const char *slot)
 }
 
 /*
- * WAL-log a log append: a record in generic WAL's own format (rmgr
- * RM_GENERIC_ID, one block, its data a list of (offset, length, bytes)
- * fragments, replayed by generic_redo) holding just the two byte ranges
- * the append changed, the BPA header and the new log slot, instead of
- * diffing the whole page as GenericXLogFinish does.
- */
-static void
-log_append(Buffer buf, Page page, const char *region, int log_index,
-		   uint16 width)
-{
-	char		delta[2 * 2 * sizeof(OffsetNumber) + sizeof(BpaHeader) + BLCKSZ / 4];
-	char	   *p = delta;
-	OffsetNumber ranges[2][2];
-	XLogRecPtr	recptr;
-
-	ranges[0][0] = region - (char *) page;
-	ranges[0][1] = sizeof(BpaHeader);
-	ranges[1][0] = ranges[0][0] + bpa_log_slot_offset(region, log_index);
-	ranges[1][1] = width;
-	Assert(sizeof(BpaHeader) + width <= sizeof(delta) - 4 * sizeof(OffsetNumber));
-	for (int i = 0; i < 2; i++)
-	{
-		memcpy(p, &ranges[i][0], sizeof(OffsetNumber));
-		memcpy(p + sizeof(OffsetNumber), &ranges[i][1], sizeof(OffsetNumber));
-		p += 2 * sizeof(OffsetNumber);
-		memcpy(p, (char *) page + ranges[i][0], ranges[i][1]);
-		p += ranges[i][1];
-	}
-	XLogBeginInsert();
-	XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
-	XLogRegisterBufData(0, delta, p - delta);
-	recptr = XLogInsert(RM_GENERIC_ID, 0);
-	PageSetLSN(page, recptr);
-}
-
-/*
  * Insert into the BPA of an exclusively locked leaf, WAL-logged.  A log
- * append (the common case) is logged as two small byte ranges; a flush or
- * redistribute goes through GenericXLog, which diffs the page.
+ * append (the common case) changes two byte ranges, logged as such; a
+ * flush or redistribute is made on a copy of the page and logged as the
+ * ranges that differ.
  */
 static BpaInsertResult
 insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 				 const char *slot)
 {
 	Page		page = BufferGetPage(buf);
-	char	   *region = bp_leaf_region(page, state->slot.width);
+	uint16		width = state->slot.width;
+	char	   *region = bp_leaf_region(page, width);
 	int			log_index = bpa_log_count(region);
-	GenericXLogState *xlog;
+	PGAlignedBlock copy;
 	BpaInsertResult result;
 
-	if (bpa_find(region, slot, bp_compare_slots, &state->slot) != NULL)
-		return BPA_DUPLICATE;
-
+	/*
+	 * A log append skips the BPA's duplicate check: PostgreSQL never
+	 * inserts the same (key, heap TID) twice into an index (nbtree does not
+	 * check either).  Flushes go through bpa_insert, which does check.
+	 */
 	START_CRIT_SECTION();
 	if (bpa_append_to_log(region, slot))
 	{
 		MarkBufferDirty(buf);
 		if (RelationNeedsWAL(index))
-			log_append(buf, page, region, log_index, state->slot.width);
+			bp_log_ranges(buf, page, 2,
+						  (Size[]) {region - (char *) page,
+									region - (char *) page +
+									bpa_log_slot_offset(region, log_index)},
+						  (Size[]) {sizeof(BpaHeader), width});
 		END_CRIT_SECTION();
 		return BPA_INSERTED;
 	}
 	END_CRIT_SECTION();
 
-	xlog = GenericXLogStart(index);
-	page = GenericXLogRegisterBuffer(xlog, buf, 0);
-	result = bpa_insert(bp_leaf_region(page, state->slot.width), slot,
+	memcpy(copy.data, page, BLCKSZ);
+	result = bpa_insert(bp_leaf_region(copy.data, width), slot,
 						bp_compare_slots, &state->slot, state->scratch);
 	if (result == BPA_INSERTED)
-		GenericXLogFinish(xlog);
-	else
-		GenericXLogAbort(xlog);
+		bp_install_page(index, buf, copy.data);
 	return result;
 }
 
@@ -241,9 +208,15 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	lpage = GenericXLogRegisterBuffer(xlog, buf, 0);
 	rpage = GenericXLogRegisterBuffer(xlog, rbuf, GENERIC_XLOG_FULL_IMAGE);
 
-	/* the right page takes over the left page's high key and right-link */
+	/*
+	 * The right page takes over the left page's high key and right-link.
+	 * After an ascending split its entries are packed into its first
+	 * blocks, so that the next ascending inserts open new blocks instead
+	 * of redistributing the leaf at every flush.
+	 */
 	bp_fill_leaf(rpage, desc, layout, pivot, n - nleft, pivot,
-				 (opaque->flags & BP_HAS_HIGH) ? bp_page_highkey(page, width) : NULL);
+				 (opaque->flags & BP_HAS_HIGH) ? bp_page_highkey(page, width) : NULL,
+				 !(opaque->flags & BP_HAS_HIGH) && pos == n - 1);
 	BpPageGetOpaque(rpage)->rightlink = opaque->rightlink;
 
 	BpPageGetOpaque(lpage)->flags |= BP_HAS_HIGH | BP_INCOMPLETE_SPLIT;

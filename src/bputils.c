@@ -330,10 +330,14 @@ bp_init_page(Page page, uint16 flags, uint16 level)
 	opaque->page_id = BP_PAGE_ID;
 }
 
-/* Fill page as a leaf holding n sorted entries, with the given fences. */
+/*
+ * Fill page as a leaf holding n sorted entries, with the given fences,
+ * spread evenly over the blocks, or packed into the first blocks.
+ */
 void
 bp_fill_leaf(Page page, const BpSlotDesc *desc, const BpaLayout *layout,
-			 const char *items, int n, const char *lowkey, const char *highkey)
+			 const char *items, int n, const char *lowkey, const char *highkey,
+			 bool packed)
 {
 	uint16		flags = BP_LEAF;
 	char	   *region;
@@ -349,7 +353,10 @@ bp_fill_leaf(Page page, const BpSlotDesc *desc, const BpaLayout *layout,
 		memcpy(bp_page_highkey(page, desc->width), highkey, desc->width);
 	region = bp_leaf_region(page, desc->width);
 	bpa_init(region, layout);
-	bpa_build(region, items, n);
+	if (packed)
+		bpa_build_packed(region, items, n);
+	else
+		bpa_build(region, items, n);
 }
 
 /* A new page at the end of the index, zeroed and exclusively locked. */

@@ -6,13 +6,12 @@
  * ambulkdelete walks the leaf level left to right, one leaf at a time
  * under its exclusive content lock, and removes the entries whose heap
  * TID the callback reports dead from the log and the blocks of the BPA,
- * WAL-logged through generic WAL.
+ * WAL-logged as the byte ranges that changed (bpxlog.c).
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "access/generic_xlog.h"
 #include "commands/vacuum.h"
 #include "miscadmin.h"
 #include "utils/rel.h"
@@ -58,16 +57,17 @@ remove_dead(Relation index, Buffer buf, DeadEntries *dead,
 	bpa_map(region, NULL, NULL, NULL, collect_dead, dead);
 	if (dead->n > 0)
 	{
-		GenericXLogState *xlog = GenericXLogStart(index);
-		Page		page = GenericXLogRegisterBuffer(xlog, buf, 0);
+		PGAlignedBlock copy;
 
-		region = bp_leaf_region(page, dead->width);
+		memcpy(copy.data, BufferGetPage(buf), BLCKSZ);
+		region = bp_leaf_region(copy.data, dead->width);
 		for (int i = 0; i < dead->n; i++)
 			if (!bpa_remove(region, dead->slots + (Size) i * dead->width,
 							bp_compare_slots, &state->slot))
 				elog(ERROR, "entry vanished from bpindex index \"%s\" during VACUUM",
 					 RelationGetRelationName(index));
-		GenericXLogFinish(xlog);
+		bp_install_page(index, buf, copy.data);
+		region = bp_leaf_region(BufferGetPage(buf), dead->width);
 		stats->tuples_removed += dead->n;
 	}
 	stats->num_index_tuples += bpa_count(region);

@@ -352,6 +352,77 @@ t_layout_sizes(void)
 	return true;
 }
 
+/* Compare two (int32 key, int32 tid) slots. */
+static int
+cmp_int_pairs(const void *a, const void *b, void *arg)
+{
+	const int32_t *x = a;
+	const int32_t *y = b;
+
+	(void) arg;
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : (x[1] > y[1]);
+}
+
+/*
+ * Ascending inserts after a packed build overflow the last block into
+ * unused blocks (no redistribute) until the blocks run out; the content
+ * always matches and every invariant holds.
+ */
+static bool
+t_ascending_append(void)
+{
+	BpaLayout	l;
+	char	   *region;
+	char	   *scratch;
+	char	   *out;
+	int			n = 0;
+
+	if (!bpa_layout_fit(&l, 8000, 8, 0, 0))
+		return bm_fail("no layout");
+	region = malloc(bpa_region_size(&l));
+	scratch = malloc(bpa_scratch_size(&l));
+	out = malloc((size_t) (bpa_block_capacity(&l) + l.log_size) * 8);
+	bpa_init(region, &l);
+	{
+		int32_t		init[40][2];
+
+		for (int i = 0; i < 40; i++)
+		{
+			init[i][0] = i;
+			init[i][1] = 0;
+		}
+		bpa_build_packed(region, (char *) init, 40);
+		n = 40;
+	}
+	if (bpa_used_blocks(region) != (40 + l.block_size - 2) / (l.block_size - 1))
+		return bm_fail("packed build used %d blocks", bpa_used_blocks(region));
+	for (;;)
+	{
+		int32_t		slot[2] = {n, 0};
+		BpaInsertResult r = bpa_insert(region, slot, cmp_int_pairs, NULL, scratch);
+		const char *problem = bpa_check(region, bpa_region_size(&l), cmp_int_pairs, NULL);
+
+		if (problem)
+			return bm_fail("after %d ascending inserts: %s", n, problem);
+		if (r == BPA_FULL)
+			break;
+		n++;
+		if (n == 40 + l.log_size && bpa_used_blocks(region) <= 2)
+			return bm_fail("the log flush did not open new blocks");
+	}
+	if (bpa_sorted(region, cmp_int_pairs, NULL, NULL, NULL, out, scratch) != n)
+		return bm_fail("count %d after ascending inserts, expected %d", bpa_count(region), n);
+	for (int i = 0; i < n; i++)
+		if (((int32_t *) out)[2 * i] != i)
+			return bm_fail("entry %d is %d", i, ((int32_t *) out)[2 * i]);
+	free(region);
+	free(scratch);
+	free(out);
+	return true;
+}
+
 /* bpa_layout_fit_blocks(): keeps the block size, maximal num_blocks. */
 static bool
 t_layout_fit_blocks(void)
@@ -489,6 +560,7 @@ group_layout(void)
 	report("layout", "sizes", t_layout_sizes(), NULL);
 	report("layout", "fit", t_layout_fit(), NULL);
 	report("layout", "fit-blocks", t_layout_fit_blocks(), NULL);
+	report("layout", "ascending-append", t_ascending_append(), NULL);
 	buf[0] = '\0';
 	if (bpa_layout_fit(&l, PAGE_BYTES, 8, 0, 0))
 		snprintf(buf, sizeof(buf), "(page default w8: log %u, %u blocks of %u, %zu bytes, scratch %zu)",
