@@ -29,7 +29,6 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
-#include "utils/builtins.h"
 
 #include "bpindex.h"
 
