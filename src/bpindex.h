@@ -21,6 +21,7 @@
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "storage/lockdefs.h"
+#include "utils/float.h"
 #include "utils/relcache.h"
 
 #include "bpa.h"
@@ -133,6 +134,10 @@ typedef struct BpSlotDesc
 	Oid			collation[INDEX_MAX_KEYS];
 	FmgrInfo   *cmp_proc[INDEX_MAX_KEYS];	/* support function 1 */
 	BpCompareKind cmp_kind[INDEX_MAX_KEYS];
+	/* index tuples of entries without NULLs, formed without heap_fill_tuple */
+	bool		itup_direct;	/* every column has a fixed length */
+	uint16		itup_size;		/* bytes of such a tuple */
+	uint16		itup_att_offset[INDEX_MAX_KEYS];	/* column offsets in it */
 } BpSlotDesc;
 
 /* Is column att of slot NULL? */
@@ -150,6 +155,47 @@ bp_slot_datum(const BpSlotDesc *desc, const char *slot, int att)
 					 desc->att_len[att]);
 }
 
+/*
+ * Three-way comparison of a column value stored at value with the Datum
+ * argument of the same type, for the inline kinds (not BP_CMP_FMGR).
+ */
+static inline int
+bp_compare_inline(BpCompareKind kind, const char *value, Datum argument,
+				  int16 len)
+{
+#define BP_CMP3(a, b) ((a) < (b) ? -1 : ((a) > (b) ? 1 : 0))
+	switch (kind)
+	{
+		case BP_CMP_INT2:
+			return BP_CMP3(*(const int16 *) value, DatumGetInt16(argument));
+		case BP_CMP_INT4:
+			return BP_CMP3(*(const int32 *) value, DatumGetInt32(argument));
+		case BP_CMP_INT8:
+			return BP_CMP3(*(const int64 *) value, DatumGetInt64(argument));
+		case BP_CMP_UINT32:
+			return BP_CMP3(*(const uint32 *) value, DatumGetObjectId(argument));
+		case BP_CMP_BOOL:
+			return BP_CMP3(*(const bool *) value, DatumGetBool(argument));
+		case BP_CMP_FLOAT4:
+			return float4_cmp_internal(*(const float4 *) value,
+									   DatumGetFloat4(argument));
+		case BP_CMP_FLOAT8:
+			return float8_cmp_internal(*(const float8 *) value,
+									   DatumGetFloat8(argument));
+		case BP_CMP_BYTES:
+			{
+				int			c = memcmp(value, DatumGetPointer(argument), len);
+
+				return BP_CMP3(c, 0);
+			}
+		case BP_CMP_FMGR:
+			break;
+	}
+#undef BP_CMP3
+	pg_unreachable();
+	return 0;
+}
+
 /* Everything a backend keeps about an open index (in rd_amcache). */
 typedef struct BpIndexState
 {
@@ -157,6 +203,8 @@ typedef struct BpIndexState
 	BpMetaPageData meta;		/* copy of the metapage (layout only) */
 	Size		leaf_region_size;	/* bytes of a leaf's BPA region */
 	BlockNumber cached_leaf;	/* leaf of this backend's last insert */
+	BlockNumber cached_root;	/* root as last read from the metapage */
+	uint16		cached_root_level;
 	char	   *scratch;		/* bpa_scratch_size bytes for inserts */
 } BpIndexState;
 
@@ -180,6 +228,8 @@ typedef struct BpScanKey
 	Datum		argument;
 	Oid			collation;
 	FmgrInfo	cmp;			/* (index type, argument type) comparison */
+	BpCompareKind kind;			/* inline comparison, if argument has the
+								 * column's type */
 } BpScanKey;
 
 /* The scan keys of a scan, ordered by column. */
@@ -199,7 +249,9 @@ typedef struct BpScanPos
 	BlockNumber rightlink;
 	uint16		flags;			/* the leaf's BP_HAS_LOW / BP_HAS_HIGH */
 	int			nitems;
-	int			cur;			/* item last returned; -1 or nitems at ends */
+	int			lo;				/* items [lo, hi) are not outside the range */
+	int			hi;
+	int			cur;			/* item last returned; lo - 1 or hi at ends */
 	char	   *items;			/* nitems slots */
 	char	   *lowkey;			/* one slot */
 	char	   *highkey;		/* one slot */
@@ -213,7 +265,10 @@ typedef struct BpScanOpaqueData
 	BpScanPos	pos;
 	BpScanPos	mark;
 	char	   *scratch;		/* bpa_scratch_size bytes */
-	MemoryContext tuple_cxt;	/* index tuples for index-only scans */
+	bool		point;			/* equality on the first column: copy only
+								 * the range of each leaf, then sort it */
+	IndexTuple	itup;			/* itup_size bytes, for index-only scans */
+	MemoryContext tuple_cxt;	/* index tuples with NULLs */
 } BpScanOpaqueData;
 
 typedef BpScanOpaqueData *BpScanOpaque;

@@ -15,6 +15,7 @@
  */
 #include "postgres.h"
 
+#include "access/nbtree.h"
 #include "access/relscan.h"
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
@@ -74,6 +75,7 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	alloc_pos(&so->pos, state);
 	alloc_pos(&so->mark, state);
 	so->scratch = palloc(bpa_scratch_size(&state->meta.leaf_layout));
+	so->itup = palloc0(state->slot.itup_size);
 	so->tuple_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										  "bpindex scan tuples",
 										  ALLOCSET_SMALL_SIZES);
@@ -93,6 +95,9 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 		memmove(scan->keyData, scankey, scan->numberOfKeys * sizeof(ScanKeyData));
 	bp_prepare_keys(scan->indexRelation, scan->keyData, scan->numberOfKeys,
 					&so->keys);
+	so->point = so->keys.nkeys > 0 && so->keys.keys[0].attno == 0 &&
+		(so->keys.keys[0].strategy == BTEqualStrategyNumber ||
+		 (so->keys.keys[0].flags & SK_SEARCHNULL));
 	so->pos.valid = false;
 	so->mark.valid = false;
 }
@@ -107,14 +112,75 @@ bp_endscan(IndexScanDesc scan)
 	pfree(so->pos.items);
 	pfree(so->mark.items);
 	pfree(so->scratch);
+	pfree(so->itup);
 	pfree(so->keys.keys);
 	pfree(so);
 	scan->opaque = NULL;
 }
 
+/* Where a leaf's copy collects the entries of a point scan. */
+typedef struct CopyVisit
+{
+	char	   *out;
+	uint16		width;
+	int			n;
+} CopyVisit;
+
+/* Copy one entry of the range into the position's items. */
+static void
+copy_slot(const void *slot, void *arg)
+{
+	CopyVisit  *visit = (CopyVisit *) arg;
+
+	memcpy(visit->out + (Size) visit->n++ * visit->width, slot, visit->width);
+}
+
+/* First of the sorted items for which the monotone pred turns true. */
+static int
+first_true(const char *items, int n, uint16 width, BpaPredicateFn pred,
+		   void *arg, bool negate)
+{
+	int			lo = 0;
+	int			hi = n;
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (pred(items + (Size) mid * width, arg) != negate)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * Copy the entries of the locked leaf into pos->items in ascending order.
+ * A point scan maps over the range only (the log and one or two blocks)
+ * and sorts that; other scans merge the whole leaf from the range's start
+ * (forward) or from its beginning (backward).
+ */
+static int
+copy_leaf_sorted(BpScanOpaque so, const char *region, ScanDirection dir)
+{
+	CopyVisit	visit = {so->pos.items, so->keys.slot->width, 0};
+
+	if (!so->point)
+		return bpa_sorted(region, bp_compare_slots, (void *) so->keys.slot,
+						  ScanDirectionIsForward(dir) ? bp_below_range : NULL,
+						  &so->keys, so->pos.items, so->scratch);
+	bpa_map(region, bp_below_range, bp_above_range, &so->keys,
+			copy_slot, &visit);
+	bpa_sort_slots(visit.out, visit.n, visit.width, bp_compare_slots,
+				   (void *) so->keys.slot);
+	return visit.n;
+}
+
 /*
  * Copy the locked leaf in buf into the scan position, in sorted order,
- * then release it.  Forward scans skip entries below the range.
+ * then release it, and find the items [lo, hi) that are not outside the
+ * range.
  */
 static void
 load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir)
@@ -130,12 +196,15 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir)
 	pos->rightlink = opaque->rightlink;
 	memcpy(pos->lowkey, bp_page_lowkey(page), width);
 	memcpy(pos->highkey, bp_page_highkey(page, width), width);
-	pos->nitems = bpa_sorted(bp_leaf_region(page, width),
-							 bp_compare_slots, (void *) so->keys.slot,
-							 ScanDirectionIsForward(dir) ? bp_below_range : NULL,
-							 &so->keys, pos->items, so->scratch);
+	pos->nitems = copy_leaf_sorted(so, bp_leaf_region(page, width), dir);
 	UnlockReleaseBuffer(buf);
-	pos->cur = ScanDirectionIsForward(dir) ? -1 : pos->nitems;
+
+	pos->lo = first_true(pos->items, pos->nitems, width, bp_below_range,
+						 &so->keys, true);
+	pos->hi = pos->lo + first_true(pos->items + (Size) pos->lo * width,
+								   pos->nitems - pos->lo, width,
+								   bp_above_range, &so->keys, false);
+	pos->cur = ScanDirectionIsForward(dir) ? pos->lo - 1 : pos->hi;
 	pos->valid = true;
 }
 
@@ -224,25 +293,50 @@ step_leaf(IndexScanDesc scan, ScanDirection dir)
 	return true;
 }
 
+/*
+ * Form the index tuple of slot for an index-only scan.  Entries without
+ * NULLs of fixed-length columns are copied into the scan's tuple buffer;
+ * others go through index_form_tuple.
+ */
+static IndexTuple
+form_entry_tuple(IndexScanDesc scan, const char *slot)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	const BpSlotDesc *desc = so->keys.slot;
+	MemoryContext old;
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	IndexTuple	itup;
+	bool		hasnull = false;
+
+	for (int i = 0; i < desc->natts; i++)
+		hasnull |= bp_slot_isnull(desc, slot, i);
+	if (desc->itup_direct && !hasnull)
+	{
+		itup = so->itup;
+		itup->t_tid = *bp_slot_tid(slot);
+		itup->t_info = desc->itup_size;
+		for (int i = 0; i < desc->natts; i++)
+			memcpy((char *) itup + desc->itup_att_offset[i],
+				   slot + desc->att_offset[i], desc->att_len[i]);
+		return itup;
+	}
+	old = MemoryContextSwitchTo(so->tuple_cxt);
+	MemoryContextReset(so->tuple_cxt);
+	bp_slot_deform(desc, slot, values, isnull);
+	itup = index_form_tuple(scan->xs_itupdesc, values, isnull);
+	MemoryContextSwitchTo(old);
+	return itup;
+}
+
 /* Hand an entry to the executor: heap TID and, if wanted, the index tuple. */
 static void
 return_entry(IndexScanDesc scan, const char *slot)
 {
-	BpScanOpaque so = (BpScanOpaque) scan->opaque;
-
 	scan->xs_heaptid = *bp_slot_tid(slot);
 	scan->xs_recheck = false;
 	if (scan->xs_want_itup)
-	{
-		MemoryContext old = MemoryContextSwitchTo(so->tuple_cxt);
-		Datum		values[INDEX_MAX_KEYS];
-		bool		isnull[INDEX_MAX_KEYS];
-
-		MemoryContextReset(so->tuple_cxt);
-		bp_slot_deform(so->keys.slot, slot, values, isnull);
-		scan->xs_itup = index_form_tuple(scan->xs_itupdesc, values, isnull);
-		MemoryContextSwitchTo(old);
-	}
+		scan->xs_itup = form_entry_tuple(scan, slot);
 }
 
 /* amgettuple: the next matching entry in the scan direction. */
@@ -263,27 +357,27 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 	for (;;)
 	{
 		CHECK_FOR_INTERRUPTS();
-		while (pos->cur + step >= 0 && pos->cur + step < pos->nitems)
+		while (pos->cur + step >= pos->lo && pos->cur + step < pos->hi)
 		{
 			const char *slot;
-			BpKeyResult result;
 
 			pos->cur += step;
 			slot = pos->items + (Size) pos->cur * width;
-			result = bp_test_keys(&so->keys, slot);
-			if (result == BP_KEY_MATCH)
+			if (so->keys.exact || bp_test_keys(&so->keys, slot) == BP_KEY_MATCH)
 			{
 				return_entry(scan, slot);
 				return true;
 			}
-			/* past the end of the range: stay here, so a reversal works */
-			if (forward ? bp_above_range(slot, &so->keys) :
-				bp_below_range(slot, &so->keys))
-				return false;
+		}
+		/* the range ends inside this leaf: stay here, so a reversal works */
+		if (forward ? pos->hi < pos->nitems : pos->lo > 0)
+		{
+			pos->cur = forward ? pos->hi : pos->lo - 1;
+			return false;
 		}
 		if (!step_leaf(scan, dir))
 		{
-			pos->cur = forward ? pos->nitems : -1;
+			pos->cur = forward ? pos->hi : pos->lo - 1;
 			return false;
 		}
 	}

@@ -86,8 +86,14 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 			out->unsatisfiable = true;
 			continue;
 		}
+		key->kind = BP_CMP_FMGR;
 		if (key->flags == 0)
+		{
 			lookup_key_comparison(index, key->attno, sk->sk_subtype, &key->cmp);
+			if (!OidIsValid(sk->sk_subtype) ||
+				sk->sk_subtype == index->rd_opcintype[key->attno])
+				key->kind = state->slot.cmp_kind[key->attno];
+		}
 
 		/* keep keys ordered by column (insertion, stable) */
 		for (pos = n; pos > 0 && out->keys[pos - 1].attno > key->attno; pos--)
@@ -127,9 +133,14 @@ test_key(const BpScanKey *key, const BpSlotDesc *desc, const char *slot)
 	if (isnull)
 		return BP_KEY_ABOVE;	/* NULLs sort after every value */
 
-	c = DatumGetInt32(FunctionCall2Coll((FmgrInfo *) &key->cmp, key->collation,
-										bp_slot_datum(desc, slot, key->attno),
-										key->argument));
+	if (key->kind != BP_CMP_FMGR)
+		c = bp_compare_inline(key->kind, slot + desc->att_offset[key->attno],
+							  key->argument, desc->att_len[key->attno]);
+	else
+		c = DatumGetInt32(FunctionCall2Coll((FmgrInfo *) &key->cmp,
+											key->collation,
+											bp_slot_datum(desc, slot, key->attno),
+											key->argument));
 	switch (key->strategy)
 	{
 		case BTLessStrategyNumber:
@@ -267,40 +278,63 @@ read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
 	}
 }
 
+/* Read the root's location from the metapage into the backend's cache. */
+static void
+refresh_root(Relation index, BpIndexState *state)
+{
+	BpMetaPageData meta;
+
+	bp_read_meta(index, &meta);
+	state->cached_root = meta.root;
+	state->cached_root_level = meta.root_level;
+}
+
 /*
  * Descend from the root to the page at target_level where go_right turns
  * false: at each level take the last child whose pivot satisfies go_right.
  * go_right must be monotone (true for a prefix of the order).  Returns
  * that page locked in lockmode; the pages above are share-locked one at a
- * time and released before the next is locked.
+ * time and released before the next is locked.  The root's location is
+ * cached per backend and reread from the metapage once the cached root
+ * turns out to have split (Lehman-Yao makes any former root a correct
+ * starting point, since it is the leftmost page of its level).
  */
 Buffer
 bp_descend_to_level(Relation index, BpGoRightFn go_right, void *arg,
 					int lockmode, uint16 target_level)
 {
-	uint16		width = bp_get_state(index)->slot.width;
-	BpMetaPageData meta;
+	BpIndexState *state = bp_get_state(index);
+	uint16		width = state->slot.width;
 	BlockNumber blkno;
 	uint16		level;
 
-	bp_read_meta(index, &meta);
-	blkno = meta.root;
-	level = meta.root_level;
+	if (state->cached_root == InvalidBlockNumber ||
+		state->cached_root_level < target_level)
+		refresh_root(index, state);
+	blkno = state->cached_root;
+	level = state->cached_root_level;
 	if (level < target_level)
 		elog(ERROR, "bpindex index \"%s\" has no level %u",
 			 RelationGetRelationName(index), target_level);
-	while (level > target_level)
+	for (bool at_root = true;; at_root = false)
 	{
 		Buffer		buf = read_moving_right(index, blkno, go_right, arg,
-											BUFFER_LOCK_SHARE, level);
+											level == target_level ?
+											lockmode : BUFFER_LOCK_SHARE,
+											level);
 		Page		page = BufferGetPage(buf);
 
+		/* a root that has split is still a correct start, but a slow one */
+		if (at_root && (BufferGetBlockNumber(buf) != blkno ||
+						(BpPageGetOpaque(page)->flags & BP_HAS_HIGH)))
+			state->cached_root = InvalidBlockNumber;
+		if (level == target_level)
+			return buf;
 		blkno = bp_internal_children(page, width)[bp_choose_child(page, width,
 															   go_right, arg)];
 		UnlockReleaseBuffer(buf);
 		level--;
 	}
-	return read_moving_right(index, blkno, go_right, arg, lockmode, level);
 }
 
 /* Descend to the leaf where go_right turns false, locked in lockmode. */

@@ -74,6 +74,27 @@ compare_kind(Oid proc)
 }
 
 /*
+ * Where the columns of an index tuple without NULLs lie, so that scans can
+ * form one by copying the columns out of a slot.
+ */
+static void
+init_itup_layout(BpSlotDesc *desc, const char *aligns)
+{
+	Size		offset = IndexInfoFindDataOffset(0);
+
+	desc->itup_direct = true;
+	for (int i = 0; i < desc->natts; i++)
+	{
+		if (desc->att_len[i] <= 0)
+			desc->itup_direct = false;
+		offset = att_align_nominal(offset, aligns[i]);
+		desc->itup_att_offset[i] = (uint16) offset;
+		offset += Max(desc->att_len[i], 0);
+	}
+	desc->itup_size = (uint16) MAXALIGN(offset);
+}
+
+/*
  * Fill desc from the index's key columns: offsets, lengths, collations
  * and comparison functions.
  */
@@ -104,45 +125,22 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		aligns[i] = att->attalign;
 	}
 	desc->width = bp_slot_width(desc->natts, lengths, aligns);
+	init_itup_layout(desc, aligns);
 }
-
-/* Three-way comparison of two ordered values. */
-#define CMP3(a, b) ((a) < (b) ? -1 : ((a) > (b) ? 1 : 0))
 
 /* Compare column i of two slots, neither NULL. */
 static inline int
 compare_column(const BpSlotDesc *desc, int i, const char *a, const char *b)
 {
-	const char *pa = a + desc->att_offset[i];
-	const char *pb = b + desc->att_offset[i];
 	int32		c;
 
-	switch (desc->cmp_kind[i])
-	{
-		case BP_CMP_INT2:
-			return CMP3(*(const int16 *) pa, *(const int16 *) pb);
-		case BP_CMP_INT4:
-			return CMP3(*(const int32 *) pa, *(const int32 *) pb);
-		case BP_CMP_INT8:
-			return CMP3(*(const int64 *) pa, *(const int64 *) pb);
-		case BP_CMP_UINT32:
-			return CMP3(*(const uint32 *) pa, *(const uint32 *) pb);
-		case BP_CMP_BOOL:
-			return CMP3(*(const bool *) pa, *(const bool *) pb);
-		case BP_CMP_FLOAT4:
-			return float4_cmp_internal(*(const float4 *) pa, *(const float4 *) pb);
-		case BP_CMP_FLOAT8:
-			return float8_cmp_internal(*(const float8 *) pa, *(const float8 *) pb);
-		case BP_CMP_BYTES:
-			c = memcmp(pa, pb, desc->att_len[i]);
-			return CMP3(c, 0);
-		case BP_CMP_FMGR:
-			break;
-	}
+	if (desc->cmp_kind[i] != BP_CMP_FMGR)
+		return bp_compare_inline(desc->cmp_kind[i], a + desc->att_offset[i],
+								 bp_slot_datum(desc, b, i), desc->att_len[i]);
 	c = DatumGetInt32(FunctionCall2Coll(desc->cmp_proc[i], desc->collation[i],
 										bp_slot_datum(desc, a, i),
 										bp_slot_datum(desc, b, i)));
-	return CMP3(c, 0);
+	return (c > 0) - (c < 0);
 }
 
 /* Compare two slots: key columns (NULLs last), then heap TID. */
@@ -538,6 +536,7 @@ bp_get_state(Relation index)
 	state->meta = meta;
 	state->leaf_region_size = bp_leaf_region_size(state->slot.width);
 	state->cached_leaf = InvalidBlockNumber;
+	state->cached_root = InvalidBlockNumber;
 	state->scratch = MemoryContextAlloc(index->rd_indexcxt,
 										bpa_scratch_size(&meta.leaf_layout));
 	index->rd_amcache = state;
