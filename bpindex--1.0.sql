@@ -45,7 +45,7 @@ GRANT EXECUTE ON FUNCTION bpindex_stats(regclass) TO pg_stat_scan_tables;
 
 CREATE FUNCTION bpindex_page_items(index regclass, blkno int8,
 	OUT itemno int4, OUT region text, OUT block int4, OUT key text,
-	OUT ctid tid, OUT child int8)
+	OUT ctid tid, OUT child int8, OUT dead bool)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bpindex_page_items'
 LANGUAGE C STRICT PARALLEL SAFE;

@@ -13,8 +13,10 @@ ratios, which are the constants in THESIS below (chapter 6 of the thesis).
 """
 
 import csv
+import glob
 import json
 import os
+import re
 import statistics
 import sys
 from collections import defaultdict
@@ -342,7 +344,83 @@ SECTION_TEXT = {
 }
 
 
-def markdown(rows, none_rates, run, pg, pngs):
+def load_explanations(path):
+    """The sections of ANALYSIS.md: heading, anchor, workload patterns, summary.
+
+    A section explains the workloads whose labels match one of the regular
+    expressions in its `<!-- losses: re1 ;; re2 -->` comment; its
+    `**In short:**` paragraph is the table's "why" cell.
+    """
+    out = []
+    if not os.path.exists(path):
+        return out
+    with open(path) as f:
+        text = f.read()
+    for part in re.split(r"^## ", text, flags=re.M)[1:]:
+        heading = part.splitlines()[0].strip()
+        anchor = re.sub(r"[^a-z0-9 _-]", "", heading.lower()).replace(" ", "-")
+        m = re.search(r"<!-- losses: (.*?) -->", part, flags=re.S)
+        short = re.search(r"\*\*In short:\*\* (.*?)(?:\n\n|$)", part, flags=re.S)
+        if not m or not short:
+            continue
+        patterns = [re.compile(x.strip()) for x in m.group(1).split(";;") if x.strip()]
+        out.append({"heading": heading, "anchor": anchor, "patterns": patterns,
+                    "short": " ".join(short.group(1).split())})
+    return out
+
+
+def explain(row, explanations):
+    """The "why" cell of a losing workload."""
+    for e in explanations:
+        if any(p.search(row.label) for p in e["patterns"]):
+            return f"{e['short']} ([profile](ANALYSIS.md#{e['anchor']}))"
+    return None
+
+
+def load_history(results, run):
+    """Ratios of earlier full runs (results/history/COMMIT.json), oldest first."""
+    runs = []
+    for path in glob.glob(os.path.join(results, "history", "*.json")):
+        with open(path) as f:
+            h = json.load(f)
+        if h["commit"] != run["bpindex_commit"]:
+            runs.append(h)
+    return sorted(runs, key=lambda h: h["started"])
+
+
+def save_history(rows, results, run):
+    """Keep this full run's ratios for later runs to compare against."""
+    if run["mode"] != "full":
+        return
+    os.makedirs(os.path.join(results, "history"), exist_ok=True)
+    with open(os.path.join(results, "history", run["bpindex_commit"] + ".json"), "w") as f:
+        json.dump({"commit": run["bpindex_commit"], "started": run["started"], "mode": run["mode"],
+                   "rows": [{"workload": r.label, "ratio": r.ratio, "better": r.better}
+                            for r in rows]}, f, indent=1)
+
+
+def history_table(rows, history, run):
+    """This run's ratios beside those of earlier full runs."""
+    if not history:
+        return []
+    L = ["## Compared with earlier full runs", "",
+         "Ratios bpindex/btree of the full runs kept in `results/history/` (one per commit), "
+         "then this run; *change* is this run's ratio over the oldest one's, so above 1 means "
+         "bpindex gained on btree where higher is better and lost where lower is better. "
+         "ANALYSIS.md (section *What each change bought*) lists the commits in between.", "",
+         "| workload | better | " + " | ".join(f"{h['commit']} ({h['started'][:10]})" for h in history)
+         + f" | this run, {run['bpindex_commit']} | change |",
+         "|---|---|" + "---:|" * (len(history) + 2)]
+    for r in rows:
+        old = [next((x["ratio"] for x in h["rows"] if x["workload"] == r.label), None)
+               for h in history]
+        change = (r.ratio / old[0]) if r.ratio is not None and old[0] else None
+        L.append(f"| {r.label} | {r.better} | " + " | ".join(fmt_ratio(o) for o in old)
+                 + f" | {fmt_ratio(r.ratio)} | {fmt_ratio(change)} |")
+    return L + [""]
+
+
+def markdown(rows, none_rates, run, pg, pngs, explanations=(), history=()):
     m = run["machine"]
     st = pg["settings"]
     L = ["# bpindex benchmark results", "",
@@ -390,17 +468,23 @@ def markdown(rows, none_rates, run, pg, pngs):
           "(throughput ratio below 1, time or size ratio above 1), worst first. A loss smaller "
           "than the run-to-run spread is marked as such.", ""]
     if losers:
-        L += ["| workload | bpindex/btree | better | bpindex worse by | within spread? | why (from profiles) |",
+        L += ["The *why* column comes from the profiles in [ANALYSIS.md](ANALYSIS.md); a loss "
+              "that no profile there covers says so.", "",
+              "| workload | bpindex/btree | better | bpindex worse by | within spread? | why (from profiles) |",
               "|---|---:|---|---:|---|---|"]
         for r in losers:
             within = "yes" if r.spread is not None and r.loss <= r.spread else "no"
+            why = explain(r, explanations)
+            if why is None:
+                why = "**not profiled yet**"
+                print(f"report: no profile in ANALYSIS.md explains: {r.label}", file=sys.stderr)
             L.append(f"| {r.label} | {fmt_ratio(r.ratio)} | {r.better} | {fmt_loss(r.loss)} | "
-                     f"{within} | _to be completed_ |")
-        L += ["", "**Explanation (placeholder):** _to be completed from profiles (for example "
-              "`perf record -g` of the backends during the workloads above, btree against bpindex) "
-              "before drawing conclusions._", ""]
+                     f"{within} | {why} |")
+        L.append("")
     else:
         L += ["bpindex is on the better side of every ratio in this run.", ""]
+
+    L += history_table(rows, history, run)
 
     L += ["## Method", "",
           "- **Data.** Keys are `hashint8extended(id, 1) >> 1` for id 1..N: uniform random int8 "
@@ -468,8 +552,12 @@ def main():
                         " ".join(f"{v:g}" for v in d["reps_btree"]),
                         " ".join(f"{v:g}" for v in d["reps_bpindex"])])
     pngs = plots(rows, run, results)
+    explanations = load_explanations(os.path.join(os.path.dirname(os.path.abspath(md)),
+                                                  "ANALYSIS.md"))
+    history = load_history(results, run)
     with open(md, "w") as f:
-        f.write(markdown(rows, none_rates, run, pg, pngs))
+        f.write(markdown(rows, none_rates, run, pg, pngs, explanations, history))
+    save_history(rows, results, run)
     print(f"report: wrote {md} and {len(pngs)} plots, summary.csv and summary.json in {results}")
 
 

@@ -370,6 +370,16 @@ LANGUAGE sql AS $$
 $$;
 
 --
+-- bp_fill_target(idx): the share of a leaf's block capacity that a build
+-- fills, from the index's layout and fillfactor: fillfactor percent of
+-- what a leaf can hold (its blocks and its log), at most its blocks
+CREATE FUNCTION bp_fill_target(idx regclass) RETURNS float8
+LANGUAGE sql AS $$
+    SELECT least(leaf_capacity, (leaf_capacity + log_size) * fillfactor / 100)
+           / leaf_capacity::float8
+    FROM bpindex_metap(idx)
+$$;
+
 -- bp_wait_for_horizon(timeout): wait until no other session can still see
 -- the rows that transactions committed before the call deleted or updated,
 -- so that a VACUUM run next removes them (and their index entries).  A

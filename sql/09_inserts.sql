@@ -359,8 +359,9 @@ INSERT INTO t_ins_asc SELECT generate_series(10001, 30000);
 INSERT INTO t_ins_asc VALUES (NULL), (NULL), (30001);
 ANALYZE t_ins_asc;
 SELECT * FROM ins_verify('t_ins_asc_bp');
--- leaves are filled to the default fillfactor of 90
-SELECT round(avg_leaf_fill::numeric, 1) AS avg_leaf_fill FROM bpindex_stats('t_ins_asc_bp');
+-- leaves are filled as a build fills them at the default fillfactor of 90
+SELECT abs(avg_leaf_fill - bp_fill_target('t_ins_asc_bp')) < 0.05 AS filled_like_a_build
+FROM bpindex_stats('t_ins_asc_bp');
 SELECT * FROM bp_queries('ins asc', ARRAY[
     'select k from t_ins_asc where k = 1',
     'select k from t_ins_asc where k = 30001',
@@ -721,7 +722,7 @@ SELECT count(*) FILTER (WHERE k >= 1000) AS k_rows,
        count(*) FILTER (WHERE v % 2 = 0) AS v_rows FROM t_ins_partial;
 SELECT * FROM ins_verify('t_ins_partial_k', 10,
     (SELECT count(*) FROM t_ins_partial WHERE k >= 1000));
-SELECT * FROM ins_verify('t_ins_partial_v', 10,
+SELECT * FROM ins_verify('t_ins_partial_v', 5,
     (SELECT count(*) FROM t_ins_partial WHERE v % 2 = 0));
 SELECT * FROM bp_queries('ins partial', ARRAY[
     'select k from t_ins_partial where k >= 1000 and k < 1010',

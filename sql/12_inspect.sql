@@ -161,7 +161,8 @@ SELECT * FROM bp_queries('inspect_altered', ARRAY[
 
 --
 -- bpindex_stats of freshly built indexes: one entry per row, leaves
--- filled to the fillfactor, every log empty, every block sorted, and
+-- filled to the fillfactor (as many leaves as bp_fill_target entries per
+-- leaf need, or one more), every log empty, every block sorted, and
 -- every page of the relation in the tree
 --
 CREATE FUNCTION insp_stats_ok(idx regclass)
@@ -172,7 +173,8 @@ RETURNS TABLE (levels int, internal_pages bigint, leaf_pages bigint,
 LANGUAGE sql AS $$
     SELECT s.levels, s.internal_pages, s.leaf_pages,
            s.entries = (SELECT count(*) FROM insp_t WHERE v < 30000 OR idx <> 'insp_expr'::regclass),
-           abs(s.avg_leaf_fill - m.fillfactor / 100.0) < 0.02,
+           s.leaf_pages - ceil(s.entries / round(bp_fill_target(idx) * m.leaf_capacity))
+               BETWEEN 0 AND 1,
            s.avg_log_fill, s.sorted_block_fraction, s.empty_leaves, s.incomplete_splits,
            1 + s.internal_pages + s.leaf_pages + s.unused_pages
                = pg_relation_size(idx) / current_setting('block_size')::int
@@ -217,7 +219,9 @@ CREATE TABLE insp_asc (k int8) WITH (autovacuum_enabled = off);
 INSERT INTO insp_asc SELECT generate_series(1, 1000);
 CREATE INDEX insp_asc_bp ON insp_asc USING bpindex (k) WITH (fillfactor = 80);
 INSERT INTO insp_asc SELECT generate_series(1001, 50000);
-SELECT levels, entries, abs(avg_leaf_fill - 0.8) < 0.05 AS fill_near_80, incomplete_splits
+SELECT levels, entries,
+       abs(avg_leaf_fill - bp_fill_target('insp_asc_bp')) < 0.05 AS filled_like_a_build,
+       incomplete_splits
 FROM bpindex_stats('insp_asc_bp');
 SELECT bpindex_check('insp_asc_bp', true);
 DROP TABLE insp_asc;

@@ -248,12 +248,18 @@ bpa_block_capacity(const BpaLayout *layout)
 	return layout->num_blocks * (layout->block_size - 1);
 }
 
-/* Entries a freshly built BPA receives at this fillfactor. */
+/*
+ * Entries a freshly built BPA receives at this fillfactor: that share of
+ * everything the BPA can hold (its blocks and its log), at most what its
+ * blocks can hold.
+ */
 int
 bpa_fill_target(const BpaLayout *layout, int fillfactor)
 {
-	int			target = bpa_block_capacity(layout) * fillfactor / 100;
+	int			capacity = bpa_block_capacity(layout);
+	int			target = (capacity + layout->log_size) * fillfactor / 100;
 
+	target = Min(target, capacity);
 	return target < 1 ? 1 : target;
 }
 

@@ -30,19 +30,19 @@ estimate_tree_height(IndexOptInfo *index)
 	BpOptions	defaults = {0, BP_DEFAULT_FILLFACTOR, 0, 0};
 	int16		lengths[INDEX_MAX_KEYS];
 	char		aligns[INDEX_MAX_KEYS];
+	bool		byvals[INDEX_MAX_KEYS];
 	BpaLayout	layout;
 	int			levels;
 	uint16		width;
 
 	for (int i = 0; i < index->nkeycolumns; i++)
 	{
-		bool		byval;
-
-		get_typlenbyvalalign(index->opcintype[i], &lengths[i], &byval, &aligns[i]);
+		get_typlenbyvalalign(index->opcintype[i], &lengths[i], &byvals[i],
+							 &aligns[i]);
 		if (lengths[i] <= 0)
 			return 0;
 	}
-	width = bp_slot_width(index->nkeycolumns, lengths, aligns);
+	width = bp_slot_layout(index->nkeycolumns, lengths, byvals, aligns, NULL);
 	if (!bp_choose_leaf_layout(&defaults, width, &layout))
 		return 0;
 	bp_estimate_pages(index->tuples, width, &layout, BP_DEFAULT_FILLFACTOR, &levels);

@@ -147,7 +147,7 @@ check_index_stmt(IndexStmt *stmt, Relation heap)
 /* Fill one column of a hypothetical index from its IndexElem. */
 static void
 add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
-		   Oid amoid, int16 *lengths, char *aligns)
+		   Oid amoid, int16 *lengths, bool *byvals, char *aligns)
 {
 	HeapTuple	atttup;
 	Form_pg_attribute att;
@@ -155,7 +155,6 @@ add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
 	Oid			ltopr;
 	Oid			btopcintype;
 	int16		btstrategy;
-	bool		byval;
 
 	if (elem->name == NULL)
 		ereport(ERROR,
@@ -183,7 +182,7 @@ add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
 	hypo->opcintype[i] = get_opclass_input_type(opclass);
 	hypo->collation[i] = elem->collation ?
 		get_collation_oid(elem->collation, false) : att->attcollation;
-	get_typlenbyvalalign(att->atttypid, &lengths[i], &byval, &aligns[i]);
+	get_typlenbyvalalign(att->atttypid, &lengths[i], &byvals[i], &aligns[i]);
 	ReleaseSysCache(atttup);
 
 	/* the planner learns the order from the btree family of the "<" operator */
@@ -234,6 +233,7 @@ make_hypo(IndexStmt *stmt, const char *sql)
 	HypoIndex  *hypo = palloc0(sizeof(HypoIndex));
 	int16		lengths[INDEX_MAX_KEYS];
 	char		aligns[INDEX_MAX_KEYS];
+	bool		byvals[INDEX_MAX_KEYS];
 	BpOptions  *opts;
 	ListCell   *lc;
 
@@ -244,14 +244,15 @@ make_hypo(IndexStmt *stmt, const char *sql)
 	foreach(lc, stmt->indexParams)
 	{
 		add_column(hypo, hypo->natts, lfirst_node(IndexElem, lc), heap, amoid,
-				   lengths, aligns);
+				   lengths, byvals, aligns);
 		hypo->natts++;
 	}
 	opts = (BpOptions *) bp_options(transformRelOptions((Datum) 0, stmt->options,
 														NULL, NULL, false, false),
 									true);
 	hypo->fillfactor = opts ? opts->fillfactor : BP_DEFAULT_FILLFACTOR;
-	hypo->slot_width = bp_slot_width(hypo->natts, lengths, aligns);
+	hypo->slot_width = bp_slot_layout(hypo->natts, lengths, byvals, aligns,
+									  NULL);
 	if (!bp_choose_leaf_layout(opts ? opts : &(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0},
 							   hypo->slot_width, &hypo->layout))
 		ereport(ERROR,

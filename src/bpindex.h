@@ -29,7 +29,7 @@
 /* Identification of bpindex pages and the metapage. */
 #define BP_PAGE_ID			0xB7F1
 #define BP_META_MAGIC		0x42504958	/* "BPIX" */
-#define BP_VERSION			1
+#define BP_VERSION			2
 #define BP_METAPAGE_BLKNO	0
 
 /* Page kinds and flags, in BpPageOpaqueData.flags. */
@@ -119,15 +119,31 @@ typedef enum BpCompareKind
 } BpCompareKind;
 
 /*
+ * The high bits of the heap TID's offset number in a slot, which heap
+ * offsets (below 2048 even with 32 kB pages) never use, hold the dead bit
+ * (the heap tuple is dead to everyone, see bpscan.c) and the null bits of
+ * indexes with up to BP_TID_NULL_BITS key columns.  Slots compare as if
+ * these bits were clear.
+ */
+#define BP_TID_NULL_SHIFT	11
+#define BP_TID_NULL_BITS	4
+#define BP_TID_DEAD_BIT		0x8000
+#define BP_TID_OFFSET_MASK	((1 << BP_TID_NULL_SHIFT) - 1)
+
+/*
  * How an index entry is laid out in a slot, and how slots compare.
- * Slot: heap TID (6 bytes), null bits, then each key column at its
- * alignment; the width is rounded up to the strictest alignment.
+ * Slot: heap TID (6 bytes), a null bitmap if there are more than
+ * BP_TID_NULL_BITS key columns, then the key columns.  Columns that are
+ * passed by value or have char alignment are packed without padding (and
+ * read with memcpy); otherwise every column is aligned and the width is
+ * rounded up to the strictest alignment.  Widths are even.
  */
 typedef struct BpSlotDesc
 {
 	int			natts;
 	uint16		width;			/* bytes per slot */
-	uint16		null_offset;	/* offset of the null bitmap */
+	bool		nulls_in_tid;	/* null bits in the TID's offset number */
+	uint16		null_offset;	/* offset of the null bitmap otherwise */
 	uint16		att_offset[INDEX_MAX_KEYS];
 	int16		att_len[INDEX_MAX_KEYS];
 	bool		att_byval[INDEX_MAX_KEYS];
@@ -144,15 +160,71 @@ typedef struct BpSlotDesc
 static inline bool
 bp_slot_isnull(const BpSlotDesc *desc, const char *slot, int att)
 {
+	if (desc->nulls_in_tid)
+		return (((const ItemPointerData *) slot)->ip_posid >>
+				(BP_TID_NULL_SHIFT + att)) & 1;
 	return (((const uint8 *) slot)[desc->null_offset + att / 8] >> (att % 8)) & 1;
+}
+
+/* Has a scan found the heap tuple of slot dead to everyone? */
+static inline bool
+bp_slot_dead(const char *slot)
+{
+	return (((const ItemPointerData *) slot)->ip_posid & BP_TID_DEAD_BIT) != 0;
+}
+
+/* The heap TID of a slot, without null and dead bits. */
+static inline ItemPointerData
+bp_slot_tid(const char *slot)
+{
+	ItemPointerData tid = *(const ItemPointerData *) slot;
+
+	tid.ip_posid &= BP_TID_OFFSET_MASK;
+	return tid;
+}
+
+/* A value passed by value, read from a possibly unaligned address. */
+static inline Datum
+bp_fetch_byval(const char *p, int16 len)
+{
+	switch (len)
+	{
+		case 1:
+			return CharGetDatum(*p);
+		case 2:
+			{
+				int16		v;
+
+				memcpy(&v, p, sizeof(v));
+				return Int16GetDatum(v);
+			}
+		case 4:
+			{
+				int32		v;
+
+				memcpy(&v, p, sizeof(v));
+				return Int32GetDatum(v);
+			}
+		default:
+			{
+				int64		v;
+
+				Assert(len == 8);
+				memcpy(&v, p, sizeof(v));
+				return Int64GetDatum(v);
+			}
+	}
 }
 
 /* Column att of slot; by-reference values point into the slot. */
 static inline Datum
 bp_slot_datum(const BpSlotDesc *desc, const char *slot, int att)
 {
-	return fetch_att(slot + desc->att_offset[att], desc->att_byval[att],
-					 desc->att_len[att]);
+	const char *p = slot + desc->att_offset[att];
+
+	if (desc->att_byval[att])
+		return bp_fetch_byval(p, desc->att_len[att]);
+	return PointerGetDatum(p);
 }
 
 /*
@@ -167,20 +239,24 @@ bp_compare_inline(BpCompareKind kind, const char *value, Datum argument,
 	switch (kind)
 	{
 		case BP_CMP_INT2:
-			return BP_CMP3(*(const int16 *) value, DatumGetInt16(argument));
+			return BP_CMP3(DatumGetInt16(bp_fetch_byval(value, 2)),
+						   DatumGetInt16(argument));
 		case BP_CMP_INT4:
-			return BP_CMP3(*(const int32 *) value, DatumGetInt32(argument));
+			return BP_CMP3(DatumGetInt32(bp_fetch_byval(value, 4)),
+						   DatumGetInt32(argument));
 		case BP_CMP_INT8:
-			return BP_CMP3(*(const int64 *) value, DatumGetInt64(argument));
+			return BP_CMP3(DatumGetInt64(bp_fetch_byval(value, 8)),
+						   DatumGetInt64(argument));
 		case BP_CMP_UINT32:
-			return BP_CMP3(*(const uint32 *) value, DatumGetObjectId(argument));
+			return BP_CMP3(DatumGetObjectId(bp_fetch_byval(value, 4)),
+						   DatumGetObjectId(argument));
 		case BP_CMP_BOOL:
 			return BP_CMP3(*(const bool *) value, DatumGetBool(argument));
 		case BP_CMP_FLOAT4:
-			return float4_cmp_internal(*(const float4 *) value,
+			return float4_cmp_internal(DatumGetFloat4(bp_fetch_byval(value, 4)),
 									   DatumGetFloat4(argument));
 		case BP_CMP_FLOAT8:
-			return float8_cmp_internal(*(const float8 *) value,
+			return float8_cmp_internal(DatumGetFloat8(bp_fetch_byval(value, 8)),
 									   DatumGetFloat8(argument));
 		case BP_CMP_BYTES:
 			{
@@ -268,6 +344,8 @@ typedef struct BpScanOpaqueData
 	bool		point;			/* equality on the first column: copy only
 								 * the range of each leaf, then sort it */
 	IndexTuple	itup;			/* itup_size bytes, for index-only scans */
+	int		   *killed;			/* items of pos whose heap tuples are dead */
+	int			nkilled;
 	MemoryContext tuple_cxt;	/* index tuples with NULLs */
 } BpScanOpaqueData;
 
@@ -283,7 +361,6 @@ extern void bp_init_slot_desc(Relation index, BpSlotDesc *desc);
 extern int	bp_compare_slots(const void *a, const void *b, void *arg);
 extern void bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values,
 						 bool *isnull, ItemPointer tid);
-extern ItemPointer bp_slot_tid(const char *slot);
 extern void bp_slot_deform(const BpSlotDesc *desc, const char *slot,
 						   Datum *values, bool *isnull);
 extern Size bp_page_content_size(void);
@@ -294,7 +371,9 @@ extern bool bp_choose_leaf_layout(const BpOptions *opts, uint16 width,
 extern BlockNumber bp_estimate_pages(double ntuples, uint16 width,
 									 const BpaLayout *layout, int fillfactor,
 									 int *levels);
-extern uint16 bp_slot_width(int natts, const int16 *lengths, const char *aligns);
+extern uint16 bp_slot_layout(int natts, const int16 *lengths,
+							 const bool *byvals, const char *aligns,
+							 uint16 *offsets);
 extern void bp_init_page(Page page, uint16 flags, uint16 level);
 extern void bp_fill_leaf(Page page, const BpSlotDesc *desc,
 						 const BpaLayout *layout, const char *items, int n,

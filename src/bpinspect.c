@@ -207,8 +207,9 @@ emit_item(FunctionCallInfo fcinfo, Relation index, int itemno,
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	const BpSlotDesc *desc = &bp_get_state(index)->slot;
-	Datum		values[6];
-	bool		nulls[6] = {false};
+	Datum		values[7];
+	bool		nulls[7] = {false};
+	bool		entry = strcmp(region, "log") == 0 || strcmp(region, "block") == 0;
 
 	values[0] = Int32GetDatum(itemno);
 	values[1] = CStringGetTextDatum(region);
@@ -219,12 +220,15 @@ emit_item(FunctionCallInfo fcinfo, Relation index, int itemno,
 	{
 		ItemPointer tid = palloc(sizeof(ItemPointerData));
 
-		ItemPointerCopy(bp_slot_tid(slot), tid);
+		*tid = bp_slot_tid(slot);
 		values[3] = CStringGetTextDatum(slot_key_text(index, desc, slot));
 		values[4] = PointerGetDatum(tid);
 	}
 	values[5] = Int64GetDatum(child);
 	nulls[5] = child < 0;
+	/* only entries carry a meaningful dead bit */
+	values[6] = BoolGetDatum(slot != NULL && entry && bp_slot_dead(slot));
+	nulls[6] = slot == NULL || !entry;
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 

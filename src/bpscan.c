@@ -9,7 +9,14 @@
  * lock and returns entries from the copy.  Forward it follows right-links;
  * backward it descends again to the leaf just before the current leaf's
  * low key.  A bitmap scan maps over each leaf under its lock without any
- * sorting.  Readers never modify a page.
+ * sorting.
+ *
+ * Like nbtree's LP_DEAD hints, entries whose heap tuples the executor
+ * found dead to everyone (kill_prior_tuple) are remembered, and when the
+ * scan leaves the leaf it sets their dead bits if it gets the leaf's
+ * exclusive lock without waiting (a WAL-logged change, so standbys and
+ * consistency checks see the same page).  Scans then skip dead entries,
+ * except in transactions that started during recovery.
  *
  *-------------------------------------------------------------------------
  */
@@ -76,12 +83,68 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	alloc_pos(&so->mark, state);
 	so->scratch = palloc(bpa_scratch_size(&state->meta.leaf_layout));
 	so->itup = palloc0(state->slot.itup_size);
+	so->killed = palloc(sizeof(int) * leaf_slot_capacity(&state->meta.leaf_layout));
+	so->nkilled = 0;
 	so->tuple_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										  "bpindex scan tuples",
 										  ALLOCSET_SMALL_SIZES);
 	scan->xs_itupdesc = RelationGetDescr(index);
 	scan->opaque = so;
 	return scan;
+}
+
+/* Set the dead bits of the remembered entries of the current leaf. */
+static void
+kill_entries(IndexScanDesc scan)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	Relation	index = scan->indexRelation;
+	const BpSlotDesc *desc = so->keys.slot;
+	Size		offsets[BP_MAX_LAYOUT_SLOTS * 2];
+	Size		lengths[BP_MAX_LAYOUT_SLOTS * 2];
+	int			n = 0;
+	Buffer		buf;
+	Page		page;
+	char	   *region;
+
+	if (so->nkilled == 0 || !so->pos.valid)
+	{
+		so->nkilled = 0;
+		return;
+	}
+	buf = ReadBuffer(index, so->pos.blkno);
+	if (!ConditionalLockBuffer(buf))
+	{
+		ReleaseBuffer(buf);
+		so->nkilled = 0;
+		return;
+	}
+	page = BufferGetPage(buf);
+	bp_check_page(index, buf, page);
+	region = bp_leaf_region(page, desc->width);
+	for (int i = 0; i < so->nkilled && (BpPageGetOpaque(page)->flags & BP_LEAF); i++)
+	{
+		const char *slot = so->pos.items + (Size) so->killed[i] * desc->width;
+		const char *stored = bpa_find(region, slot, bp_compare_slots,
+									  (void *) desc);
+
+		if (stored == NULL || bp_slot_dead(stored) || n == lengthof(offsets))
+			continue;
+		offsets[n] = (stored - (char *) page) + offsetof(ItemPointerData, ip_posid);
+		lengths[n++] = sizeof(OffsetNumber);
+	}
+	if (n > 0)
+	{
+		START_CRIT_SECTION();
+		for (int i = 0; i < n; i++)
+			((ItemPointer) (page + offsets[i] - offsetof(ItemPointerData, ip_posid)))->ip_posid |= BP_TID_DEAD_BIT;
+		MarkBufferDirty(buf);
+		if (RelationNeedsWAL(index))
+			bp_log_ranges(buf, page, n, offsets, lengths);
+		END_CRIT_SECTION();
+	}
+	UnlockReleaseBuffer(buf);
+	so->nkilled = 0;
 }
 
 /* (Re)start a scan with new keys. */
@@ -91,6 +154,7 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
+	kill_entries(scan);
 	if (scankey && scan->numberOfKeys > 0)
 		memmove(scan->keyData, scankey, scan->numberOfKeys * sizeof(ScanKeyData));
 	bp_prepare_keys(scan->indexRelation, scan->keyData, scan->numberOfKeys,
@@ -108,11 +172,13 @@ bp_endscan(IndexScanDesc scan)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
+	kill_entries(scan);
 	MemoryContextDelete(so->tuple_cxt);
 	pfree(so->pos.items);
 	pfree(so->mark.items);
 	pfree(so->scratch);
 	pfree(so->itup);
+	pfree(so->killed);
 	pfree(so->keys.keys);
 	pfree(so);
 	scan->opaque = NULL;
@@ -269,6 +335,7 @@ step_leaf(IndexScanDesc scan, ScanDirection dir)
 	{
 		if (!(pos->flags & BP_HAS_HIGH) || bp_above_range(pos->highkey, &so->keys))
 			return false;
+		kill_entries(scan);
 		buf = read_right_leaf(index, pos->rightlink);
 	}
 	else
@@ -278,6 +345,7 @@ step_leaf(IndexScanDesc scan, ScanDirection dir)
 
 		if (!(pos->flags & BP_HAS_LOW) || bp_below_range(pos->lowkey, &so->keys))
 			return false;
+		kill_entries(scan);
 		/* descend to the leaf holding the entries just below the low key */
 		buf = bp_descend(index, before_bound, &bound, BUFFER_LOCK_SHARE);
 		if (BufferGetBlockNumber(buf) == current)
@@ -314,7 +382,7 @@ form_entry_tuple(IndexScanDesc scan, const char *slot)
 	if (desc->itup_direct && !hasnull)
 	{
 		itup = so->itup;
-		itup->t_tid = *bp_slot_tid(slot);
+		itup->t_tid = bp_slot_tid(slot);
 		itup->t_info = desc->itup_size;
 		for (int i = 0; i < desc->natts; i++)
 			memcpy((char *) itup + desc->itup_att_offset[i],
@@ -333,7 +401,7 @@ form_entry_tuple(IndexScanDesc scan, const char *slot)
 static void
 return_entry(IndexScanDesc scan, const char *slot)
 {
-	scan->xs_heaptid = *bp_slot_tid(slot);
+	scan->xs_heaptid = bp_slot_tid(slot);
 	scan->xs_recheck = false;
 	if (scan->xs_want_itup)
 		scan->xs_itup = form_entry_tuple(scan, slot);
@@ -353,6 +421,9 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 		return false;
 	if (!pos->valid)
 		first_leaf(scan, dir);
+	else if (scan->kill_prior_tuple && pos->cur >= pos->lo && pos->cur < pos->hi &&
+			 so->nkilled < pos->nitems)
+		so->killed[so->nkilled++] = pos->cur;
 
 	for (;;)
 	{
@@ -363,6 +434,8 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 
 			pos->cur += step;
 			slot = pos->items + (Size) pos->cur * width;
+			if (scan->ignore_killed_tuples && bp_slot_dead(slot))
+				continue;
 			if (so->keys.exact || bp_test_keys(&so->keys, slot) == BP_KEY_MATCH)
 			{
 				return_entry(scan, slot);
@@ -387,6 +460,7 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 typedef struct BitmapVisit
 {
 	const BpScanKeys *keys;
+	bool		skip_dead;		/* skip entries whose dead bit is set */
 	ItemPointerData *tids;
 	int			ntids;
 } BitmapVisit;
@@ -397,8 +471,10 @@ collect_tid(const void *slot, void *arg)
 {
 	BitmapVisit *visit = (BitmapVisit *) arg;
 
+	if (visit->skip_dead && bp_slot_dead(slot))
+		return;
 	if (visit->keys->exact || bp_test_keys(visit->keys, slot) == BP_KEY_MATCH)
-		visit->tids[visit->ntids++] = *bp_slot_tid(slot);
+		visit->tids[visit->ntids++] = bp_slot_tid(slot);
 }
 
 /* amgetbitmap: map_range over the leaves of the range, unsorted. */
@@ -416,6 +492,7 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	if (so->keys.unsatisfiable)
 		return 0;
 	visit.keys = &so->keys;
+	visit.skip_dead = scan->ignore_killed_tuples;
 	visit.tids = palloc(sizeof(ItemPointerData) *
 						leaf_slot_capacity(&state->meta.leaf_layout));
 	buf = bp_descend(index, bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
@@ -452,6 +529,7 @@ bp_markpos(IndexScanDesc scan)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
+	kill_entries(scan);
 	copy_pos(&so->mark, &so->pos, so->keys.slot->width);
 }
 
@@ -461,5 +539,6 @@ bp_restrpos(IndexScanDesc scan)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
+	kill_entries(scan);
 	copy_pos(&so->pos, &so->mark, so->keys.slot->width);
 }

@@ -35,13 +35,6 @@ report_corrupted(Relation index, BlockNumber blkno, const char *detail)
 			 errhint("Please REINDEX it.")));
 }
 
-/* Byte offset, inside a slot, of the first column and its null bits. */
-static uint16
-slot_header_size(int natts)
-{
-	return sizeof(ItemPointerData) + (natts + 7) / 8;
-}
-
 /* The inline comparison for a column's support function, if there is one. */
 static BpCompareKind
 compare_kind(Oid proc)
@@ -104,27 +97,24 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 	TupleDesc	tupdesc = RelationGetDescr(index);
 	int16		lengths[INDEX_MAX_KEYS];
 	char		aligns[INDEX_MAX_KEYS];
-	uint16		offset;
 
 	desc->natts = IndexRelationGetNumberOfKeyAttributes(index);
+	desc->nulls_in_tid = desc->natts <= BP_TID_NULL_BITS;
 	desc->null_offset = sizeof(ItemPointerData);
-	offset = slot_header_size(desc->natts);
 	for (int i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 
-		offset = (uint16) att_align_nominal(offset, att->attalign);
-		desc->att_offset[i] = offset;
 		desc->att_len[i] = att->attlen;
 		desc->att_byval[i] = att->attbyval;
 		desc->collation[i] = index->rd_indcollation[i];
 		desc->cmp_proc[i] = index_getprocinfo(index, i + 1, 1);
 		desc->cmp_kind[i] = compare_kind(desc->cmp_proc[i]->fn_oid);
-		offset += att->attlen;
 		lengths[i] = att->attlen;
 		aligns[i] = att->attalign;
 	}
-	desc->width = bp_slot_width(desc->natts, lengths, aligns);
+	desc->width = bp_slot_layout(desc->natts, lengths, desc->att_byval, aligns,
+								 desc->att_offset);
 	init_itup_layout(desc, aligns);
 }
 
@@ -141,6 +131,20 @@ compare_column(const BpSlotDesc *desc, int i, const char *a, const char *b)
 										bp_slot_datum(desc, a, i),
 										bp_slot_datum(desc, b, i)));
 	return (c > 0) - (c < 0);
+}
+
+/* Compare the heap TIDs of two slots, ignoring the null and dead bits. */
+static inline int
+compare_tids(const char *a, const char *b)
+{
+	ItemPointerData ta = bp_slot_tid(a);
+	ItemPointerData tb = bp_slot_tid(b);
+	BlockNumber ba = ItemPointerGetBlockNumberNoCheck(&ta);
+	BlockNumber bb = ItemPointerGetBlockNumberNoCheck(&tb);
+
+	if (ba != bb)
+		return ba < bb ? -1 : 1;
+	return (ta.ip_posid > tb.ip_posid) - (ta.ip_posid < tb.ip_posid);
 }
 
 /* Compare two slots: key columns (NULLs last), then heap TID. */
@@ -165,7 +169,46 @@ bp_compare_slots(const void *a, const void *b, void *arg)
 		if (c != 0)
 			return c;
 	}
-	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
+	return compare_tids(a, b);
+}
+
+/* Store a value passed by value at a possibly unaligned address. */
+static void
+store_byval(char *dst, Datum value, int16 len)
+{
+	int16		v2;
+	int32		v4;
+	int64		v8;
+
+	switch (len)
+	{
+		case 1:
+			*dst = DatumGetChar(value);
+			break;
+		case 2:
+			v2 = DatumGetInt16(value);
+			memcpy(dst, &v2, sizeof(v2));
+			break;
+		case 4:
+			v4 = DatumGetInt32(value);
+			memcpy(dst, &v4, sizeof(v4));
+			break;
+		default:
+			Assert(len == 8);
+			v8 = DatumGetInt64(value);
+			memcpy(dst, &v8, sizeof(v8));
+			break;
+	}
+}
+
+/* Mark column att of slot NULL. */
+static void
+set_slot_null(const BpSlotDesc *desc, char *slot, int att)
+{
+	if (desc->nulls_in_tid)
+		((ItemPointer) slot)->ip_posid |= (uint16) (1 << (BP_TID_NULL_SHIFT + att));
+	else
+		((uint8 *) slot)[desc->null_offset + att / 8] |= (uint8) (1 << (att % 8));
 }
 
 /* Write an index entry into slot. */
@@ -173,8 +216,14 @@ void
 bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values, bool *isnull,
 			 ItemPointer tid)
 {
-	uint8	   *nulls = (uint8 *) slot + desc->null_offset;
-
+	if (desc->nulls_in_tid &&
+		ItemPointerGetOffsetNumberNoCheck(tid) > BP_TID_OFFSET_MASK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bpindex cannot index a row at tuple offset %u",
+						ItemPointerGetOffsetNumberNoCheck(tid)),
+				 errdetail("Offsets above %d are not supported.",
+						   BP_TID_OFFSET_MASK)));
 	memset(slot, 0, desc->width);
 	ItemPointerCopy(tid, (ItemPointer) slot);
 	for (int i = 0; i < desc->natts; i++)
@@ -182,22 +231,12 @@ bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values, bool *isnull,
 		char	   *dst = slot + desc->att_offset[i];
 
 		if (isnull[i])
-		{
-			nulls[i / 8] |= (uint8) (1 << (i % 8));
-			continue;
-		}
-		if (desc->att_byval[i])
-			store_att_byval(dst, values[i], desc->att_len[i]);
+			set_slot_null(desc, slot, i);
+		else if (desc->att_byval[i])
+			store_byval(dst, values[i], desc->att_len[i]);
 		else
 			memcpy(dst, DatumGetPointer(values[i]), desc->att_len[i]);
 	}
-}
-
-/* The heap TID of a slot. */
-ItemPointer
-bp_slot_tid(const char *slot)
-{
-	return (ItemPointer) slot;
 }
 
 /* All columns of a slot. */
@@ -298,17 +337,34 @@ bp_estimate_pages(double ntuples, uint16 width, const BpaLayout *layout,
 	return (BlockNumber) Min(pages, (double) MaxBlockNumber);
 }
 
-/* Bytes of a slot for key columns of these lengths and alignments. */
+/*
+ * Column offsets (into offsets, if not NULL) and width of a slot for key
+ * columns of these types: packed when every column is passed by value or
+ * char-aligned, else aligned.
+ */
 uint16
-bp_slot_width(int natts, const int16 *lengths, const char *aligns)
+bp_slot_layout(int natts, const int16 *lengths, const bool *byvals,
+			   const char *aligns, uint16 *offsets)
 {
-	uint16		offset = sizeof(ItemPointerData) + (natts + 7) / 8;
+	uint16		offset = sizeof(ItemPointerData);
 	uint16		align = ALIGNOF_SHORT;
+	bool		packed = true;
 
+	if (natts > BP_TID_NULL_BITS)
+		offset += (natts + 7) / 8;
+	for (int i = 0; i < natts; i++)
+		if (!byvals[i] && aligns[i] != TYPALIGN_CHAR)
+			packed = false;
 	for (int i = 0; i < natts; i++)
 	{
-		offset = (uint16) att_align_nominal(offset, aligns[i]) + lengths[i];
-		align = Max(align, (uint16) att_align_nominal(1, aligns[i]));
+		if (!packed)
+		{
+			offset = (uint16) att_align_nominal(offset, aligns[i]);
+			align = Max(align, (uint16) att_align_nominal(1, aligns[i]));
+		}
+		if (offsets)
+			offsets[i] = offset;
+		offset += lengths[i];
 	}
 	return (uint16) TYPEALIGN(align, offset);
 }

@@ -40,8 +40,9 @@ static void
 collect_dead(const void *slot, void *arg)
 {
 	DeadEntries *dead = (DeadEntries *) arg;
+	ItemPointerData tid = bp_slot_tid(slot);
 
-	if (dead->callback(bp_slot_tid(slot), dead->callback_state))
+	if (dead->callback(&tid, dead->callback_state))
 		memcpy(dead->slots + (Size) dead->n++ * dead->width, slot, dead->width);
 }
 

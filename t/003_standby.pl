@@ -1,8 +1,9 @@
 # A streaming standby replays index builds (full-page records), VACUUM and
 # inserts (generic WAL, checked page by page with wal_consistency_checking:
 # log appends in hand-built generic records, flushes, leaf splits, internal
-# splits and new roots) and answers index and bitmap scans exactly like the
-# primary's sequential scans; bpindex_check passes on the standby.
+# splits and new roots, dead bits set by scans) and answers index and
+# bitmap scans exactly like the primary's sequential scans; bpindex_check
+# passes on the standby.
 use strict;
 use warnings;
 use FindBin;
@@ -72,16 +73,17 @@ my $plan = $standby->safe_psql('postgres',
 	"SET enable_seqscan = off; EXPLAIN (COSTS OFF) $queries[0]");
 like($plan, qr/Index (Only )?Scan using repl_t_bp/, 'standby uses the index');
 
-# Inserts into indexes that start empty.  grow_t (int8: 420 entries a leaf,
-# 405 children an internal page): random keys, then ascending ones, then
-# NULLs, enough for two internal levels.  wide_t (four uuid columns and an
+# Inserts into indexes that start empty.  grow_t (int8: 483 entries a leaf,
+# 450 children an internal page, fillfactor 60 so that ascending inserts
+# leave 311 entries a leaf): random keys, then ascending ones, then NULLs,
+# enough for two internal levels.  wide_t (four uuid columns and an
 # int8, 80-byte entries, at fillfactor 10: ascending inserts leave 7 entries
 # a leaf and 66 of 95 children an internal page): ascending keys grow it
 # three internal levels deep in 60000 rows, random keys then split pages in
 # the middle.  Some 200000 inserts in all.
 $primary->safe_psql('postgres', q{
 	CREATE TABLE grow_t (k int8, v int4);
-	CREATE INDEX grow_t_bp ON grow_t USING bpindex (k);
+	CREATE INDEX grow_t_bp ON grow_t USING bpindex (k) WITH (fillfactor = 60);
 	CREATE TABLE wide_t (a uuid, b uuid, c uuid, d uuid, k int8);
 	CREATE INDEX wide_t_bp ON wide_t USING bpindex (a, b, c, d, k) WITH (fillfactor = 10);
 });
@@ -176,6 +178,22 @@ $primary->safe_psql('postgres', q{
 	  FROM generate_series(1, 5000) g;
 });
 check_grown('after inserts following vacuum');
+
+# an index scan on the primary sets the dead bits of the entries of
+# deleted rows (a logged change): the standby replays the same bits
+$primary->safe_psql('postgres', 'DELETE FROM grow_t WHERE v % 11 = 5');
+$primary->safe_psql('postgres',
+	"SET enable_seqscan = off; SET enable_bitmapscan = off; "
+	  . "SET enable_indexonlyscan = off; SELECT count(v) FROM grow_t WHERE k >= 0");
+my $dead_query = "SELECT count(*) FROM generate_series(1, "
+  . "pg_relation_size('grow_t_bp') / 8192 - 1) b, "
+  . "LATERAL bpindex_page_items('grow_t_bp', b) p WHERE p.dead";
+my $dead = $primary->safe_psql('postgres', $dead_query);
+cmp_ok($dead, '>', 0, 'an index scan marked entries of deleted rows dead');
+$primary->wait_for_catchup($standby, 'replay');
+is($standby->safe_psql('postgres', $dead_query), $dead,
+	'the standby has the same dead entries');
+check_grown('after dead entries were marked');
 
 $plan = $standby->safe_psql('postgres',
 	"SET enable_seqscan = off; SET enable_indexscan = off; "

@@ -338,8 +338,10 @@ t_layout_sizes(void)
 									   nb * (bs - 1));
 					for (ff = 10; ff <= 100; ff++)
 					{
-						int			want = nb * (bs - 1) * ff / 100;
+						int			want = (nb * (bs - 1) + lg) * ff / 100;
 
+						if (want > nb * (bs - 1))
+							want = nb * (bs - 1);
 						if (want < 1)
 							want = 1;
 						if (bpa_fill_target(&l, ff) != want)
