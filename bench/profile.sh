@@ -10,7 +10,7 @@
 # the server's processes. The samples are split into the index's own code
 # (bpindex.so; nbtree's functions for btree), the bitmap (tidbitmap.c), the
 # heap and visibility map, the executor and the rest. Writes
-# bench/results/profile.md and profile.json. Needs root or sudo (for perf
+# bench/results/profile/profile.md and profile.json. Needs root or sudo (for perf
 # and to run the server as the postgres user).
 set -euo pipefail
 
@@ -78,7 +78,9 @@ for idx in btree bpindex; do
 		[ "$attempt" = 3 ] && { echo "profile: the visibility map of bench_$idx is not set" >&2; exit 1; }
 	done
 done
-q -c "SELECT pg_prewarm(c) FROM unnest(ARRAY['bench_btree', 'bench_bpindex',
+q -c "CREATE TABLE probe AS SELECT k FROM keys ORDER BY hashint8extended(id, 3)
+      LIMIT $((NKEYS / 10))" -c "VACUUM ANALYZE probe"
+q -c "SELECT pg_prewarm(c) FROM unnest(ARRAY['bench_btree', 'bench_bpindex', 'probe',
       'bench_btree_k', 'bench_bpindex_k']) c" >/dev/null
 
 SPACING=$(( (1 << 62) / NKEYS * 2 ))
@@ -87,6 +89,7 @@ BITMAP="-c enable_seqscan=off -c enable_indexscan=off -c enable_indexonlyscan=of
 # name | PGOPTIONS | pgbench template (or sql: a statement run once) | max_len
 WORKLOADS=(
 	"build (CREATE INDEX)||sql:CREATE INDEX bench_@I@_k2 ON bench_@I@ USING @I@ (k)|0"
+	"probe join||sql:SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_memoize = off; SELECT count(*) FROM probe p JOIN bench_@I@ t ON t.k = p.k|0"
 	"find|$ORDERED|find_uniform.sql|0"
 	"iterate_range 100,000, index only|$ORDERED|iterate_k_uniform.sql|100000"
 	"iterate_range 10,000, with payload (YCSB X)|$ORDERED|iterate_k_payload_uniform.sql|10000"
@@ -94,7 +97,7 @@ WORKLOADS=(
 	"map_range 100,000|$BITMAP|map_uniform.sql|100000"
 )
 
-OUT=$ROOT/bench/results
+OUT=$ROOT/bench/results/profile
 mkdir -p "$OUT"
 REPORTS=$TMP/reports
 mkdir -p "$REPORTS"
@@ -109,11 +112,11 @@ for w in "${WORKLOADS[@]}"; do
 			# one statement, perf on the whole machine for its duration
 			statement=${template#sql:}
 			statement=${statement//@I@/$idx}
-			start=$(date +%s.%N)
 			$SUDO perf record -q -F 999 -g -a -o "$TMP/perf.data" -- \
-				"$PG_BIN/psql" -X -q -c "$statement" 2>/dev/null
-			tps=$(python3 -c "print(1 / ($(date +%s.%N) - $start))")
-			q -c "DROP INDEX bench_${idx}_k2"
+				"$PG_BIN/psql" -X -q -c '\timing on' -c "$statement" > "$TMP/psql.out" 2>&1
+			ms=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' "$TMP/psql.out" | tail -n 1)
+			tps=$(python3 -c "print(1000 / $ms)")
+			q -c "DROP INDEX IF EXISTS bench_${idx}_k2"
 		else
 			sed "s/@T@/bench_$idx/g" "bench/pgbench/$template" > "$TMP/script.sql"
 			PGOPTIONS="$opts" "$PG_BIN/pgbench" -n -M prepared -c 2 -j 2 -T "$SECONDS_PER_RUN" \
@@ -134,4 +137,4 @@ for w in "${WORKLOADS[@]}"; do
 done
 
 python3 bench/lib/profile_report.py "$REPORTS" "$OUT/profile.md" "$OUT/profile.json" "$NKEYS"
-echo "== done: bench/results/profile.md"
+echo "== done: bench/results/profile/profile.md"

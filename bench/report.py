@@ -344,6 +344,54 @@ SECTION_TEXT = {
 }
 
 
+# Performance targets: (what, regular expression for the row, bound on the
+# ratio bpindex/btree of that row, "max" or "min"). Time and size ratios are
+# bounded from above, throughput ratios from below; a throughput target T on
+# a row measured as a time is the time ratio 1/T.
+TARGETS = [
+    ("build time, int8", r"^build: CREATE INDEX, [0-9,]+ int8", 0.8, "max"),
+    ("index size, int4", r"^build: index size, [0-9,]+ int4", 0.6, "max"),
+    ("index size, int8", r"^build: index size, [0-9,]+ int8", 0.8, "max"),
+    ("insert, random keys (index's own cost, rate 1.15 or more)",
+     r"^index's own cost, random", 1 / 1.15, "max"),
+    ("insert, ascending keys (index's own cost, rate 1.0 or more)",
+     r"^index's own cost, ascending", 1.0, "max"),
+    ("find, probe join (rate 1.1 or more)", r"^find: probe join", 1 / 1.1, "max"),
+    ("find, pgbench lookups", r"^find: point lookups", 1.0, "min"),
+    ("iterate_range, max_len 100", r"^iterate_range max_len 100, SELECT k \(", 0.95, "min"),
+    ("iterate_range, max_len 100,000", r"^iterate_range max_len 100,000, SELECT k \(", 1.5, "min"),
+    ("map_range, Bitmap Index Scan node, max_len 100,000",
+     r"^map_range max_len 100,000, Bitmap Index Scan node only", 1.8, "min"),
+    ("YCSB A", r"^YCSB A \(uniform\)", 1.1, "min"),
+    ("YCSB B", r"^YCSB B \(uniform\)", 1.1, "min"),
+    ("YCSB C", r"^YCSB C \(uniform\)", 1.1, "min"),
+    ("YCSB E", r"^YCSB E \(uniform\)", 0.95, "min"),
+    ("YCSB X", r"^YCSB X \(uniform\)", 1.25, "min"),
+    ("YCSB Y", r"^YCSB Y \(uniform\)", 1.5, "min"),
+]
+
+
+def targets_table(rows, explanations):
+    """Each performance target, this run's ratio, and why where it is missed."""
+    L = ["## Targets", "",
+         "The ratios bpindex aims at (bpindex/btree of the row named; *at most* for times "
+         "and sizes, *at least* for throughputs). Where one is missed, the profile in "
+         "ANALYSIS.md shows where the time goes, including the throughput bpindex would "
+         "reach if its own code took no time.", "",
+         "| target | row | goal | this run | met | where the time goes |",
+         "|---|---|---:|---:|---|---|"]
+    for what, pattern, bound, kind in TARGETS:
+        row = next((r for r in rows if re.search(pattern, r.label)), None)
+        if row is None or row.ratio is None:
+            continue
+        met = row.ratio <= bound if kind == "max" else row.ratio >= bound
+        why = "" if met else (explain(row, explanations) or "**not profiled yet**")
+        goal = ("≤ " if kind == "max" else "≥ ") + f"{bound:.2f}"
+        L.append(f"| {what} | {row.label} | {goal} | {fmt_ratio(row.ratio)} | "
+                 f"{'yes' if met else '**no**'} | {why} |")
+    return L + [""]
+
+
 def load_explanations(path):
     """The sections of ANALYSIS.md: heading, anchor, workload patterns, summary.
 
@@ -484,6 +532,7 @@ def markdown(rows, none_rates, run, pg, pngs, explanations=(), history=()):
     else:
         L += ["bpindex is on the better side of every ratio in this run.", ""]
 
+    L += targets_table(rows, explanations)
     L += history_table(rows, history, run)
 
     L += ["## Method", "",

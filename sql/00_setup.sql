@@ -371,12 +371,10 @@ $$;
 
 --
 -- bp_fill_target(idx): the share of a leaf's block capacity that a build
--- fills, from the index's layout and fillfactor: fillfactor percent of
--- what a leaf can hold (its blocks and its log), at most its blocks
+-- fills: fillfactor percent of it, rounded down to whole entries
 CREATE FUNCTION bp_fill_target(idx regclass) RETURNS float8
 LANGUAGE sql AS $$
-    SELECT least(leaf_capacity, (leaf_capacity + log_size) * fillfactor / 100)
-           / leaf_capacity::float8
+    SELECT (leaf_capacity * fillfactor / 100) / leaf_capacity::float8
     FROM bpindex_metap(idx)
 $$;
 

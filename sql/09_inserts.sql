@@ -359,7 +359,7 @@ INSERT INTO t_ins_asc SELECT generate_series(10001, 30000);
 INSERT INTO t_ins_asc VALUES (NULL), (NULL), (30001);
 ANALYZE t_ins_asc;
 SELECT * FROM ins_verify('t_ins_asc_bp');
--- leaves are filled as a build fills them at the default fillfactor of 90
+-- leaves are filled as a build fills them, to the default fillfactor of 90
 SELECT abs(avg_leaf_fill - bp_fill_target('t_ins_asc_bp')) < 0.05 AS filled_like_a_build
 FROM bpindex_stats('t_ins_asc_bp');
 SELECT * FROM bp_queries('ins asc', ARRAY[

@@ -46,7 +46,8 @@ FROM t_dead_entries;
 SELECT * FROM bp_queries('dead', ARRAY[
     'select k, v from t_dead where k = 3',
     'select k, v from t_dead where k = 1999',
-    'select k, v from t_dead where k between 100 and 140'
+    'select k, v from t_dead where k between 100 and 140',
+    'select k, v from t_dead where k between 100 and 1900'
 ], ARRAY['index', 'bitmap']);
 SELECT * FROM bp_queries('dead', ARRAY[
     'select k from t_dead where k between 100 and 140',

@@ -147,8 +147,10 @@ bpa_layout_valid(const BpaLayout *layout)
 
 /*
  * Choose a layout filling region_size bytes.  A zero log_size or num_blocks
- * asks for the default: a log of 1/16 of the slots and about as many
- * blocks as slots per block.  block_size is the largest that fits.
+ * asks for the default: a log of 1/32 of the slots and blocks of about
+ * twice as many slots as there are blocks (few header slots and few
+ * always-free block slots, so most of the leaf holds entries).
+ * block_size is the largest that fits.
  */
 bool
 bpa_layout_fit(BpaLayout *layout, size_t region_size, uint16_t slot_width,
@@ -164,14 +166,15 @@ bpa_layout_fit(BpaLayout *layout, size_t region_size, uint16_t slot_width,
 		return false;
 	total_slots = (region_size - sizeof(BpaHeader) - 8) / slot_width;
 	if (log_size == 0)
-		log_size = (uint16_t) (total_slots / 16 < 4 ? 4 : total_slots / 16);
+		log_size = (uint16_t) (total_slots / 32 < 4 ? 4 : total_slots / 32);
 	if (total_slots <= log_size)
 		return false;
 	if (num_blocks == 0)
 	{
+		/* blocks of about twice as many slots as there are blocks */
 		rest = total_slots - log_size;
 		num_blocks = 1;
-		while ((size_t) (num_blocks + 1) * (num_blocks + 1) <= rest)
+		while ((size_t) 2 * (num_blocks + 1) * (num_blocks + 1) <= rest)
 			num_blocks++;
 	}
 	probe.slot_width = slot_width;
@@ -248,18 +251,12 @@ bpa_block_capacity(const BpaLayout *layout)
 	return layout->num_blocks * (layout->block_size - 1);
 }
 
-/*
- * Entries a freshly built BPA receives at this fillfactor: that share of
- * everything the BPA can hold (its blocks and its log), at most what its
- * blocks can hold.
- */
+/* Entries a freshly built BPA receives at this fillfactor. */
 int
 bpa_fill_target(const BpaLayout *layout, int fillfactor)
 {
-	int			capacity = bpa_block_capacity(layout);
-	int			target = (capacity + layout->log_size) * fillfactor / 100;
+	int			target = bpa_block_capacity(layout) * fillfactor / 100;
 
-	target = Min(target, capacity);
 	return target < 1 ? 1 : target;
 }
 

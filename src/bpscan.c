@@ -477,6 +477,57 @@ collect_tid(const void *slot, void *arg)
 		visit->tids[visit->ntids++] = bp_slot_tid(slot);
 }
 
+/* Collect the TIDs of n consecutive slots, all inside the range. */
+static void
+collect_run(BitmapVisit *visit, const char *slots, int n, uint16 width)
+{
+	for (int i = 0; i < n; i++)
+	{
+		const char *slot = slots + (Size) i * width;
+
+		if (visit->skip_dead && bp_slot_dead(slot))
+			continue;
+		visit->tids[visit->ntids++] = bp_slot_tid(slot);
+	}
+}
+
+/*
+ * Does every entry of the leaf lie inside the range of exact keys?  Its
+ * entries are at or above its low key and below its high key.
+ */
+static bool
+leaf_inside_range(Page page, const BpScanKeys *keys, uint16 width)
+{
+	uint16		flags = BpPageGetOpaque(page)->flags;
+
+	return keys->exact &&
+		(flags & BP_HAS_LOW) && !bp_below_range(bp_page_lowkey(page), (void *) keys) &&
+		(flags & BP_HAS_HIGH) && !bp_above_range(bp_page_highkey(page, width), (void *) keys);
+}
+
+/*
+ * Collect the TIDs of a leaf's entries in the range: every entry, run by
+ * run, for a leaf inside the range, else those bpa_map selects.
+ */
+static void
+collect_leaf(Page page, const BpScanKeys *keys, uint16 width, BitmapVisit *visit)
+{
+	const char *region = bp_leaf_region(page, width);
+
+	if (!leaf_inside_range(page, keys, width))
+	{
+		bpa_map(region, bp_below_range, bp_above_range, (void *) keys,
+				collect_tid, visit);
+		return;
+	}
+	if (bpa_log_count(region) > 0)
+		collect_run(visit, bpa_log_entry(region, 0), bpa_log_count(region), width);
+	for (int b = 0; b < bpa_used_blocks(region); b++)
+		if (bpa_block_count(region, b) > 0)
+			collect_run(visit, bpa_block_entry(region, b, 0),
+						bpa_block_count(region, b), width);
+}
+
 /* amgetbitmap: map_range over the leaves of the range, unsorted. */
 int64
 bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
@@ -506,8 +557,7 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 
 		CHECK_FOR_INTERRUPTS();
 		visit.ntids = 0;
-		bpa_map(bp_leaf_region(page, width), bp_below_range, bp_above_range,
-				&so->keys, collect_tid, &visit);
+		collect_leaf(page, &so->keys, width, &visit);
 		last = !(opaque->flags & BP_HAS_HIGH) ||
 			bp_above_range(bp_page_highkey(page, width), &so->keys);
 		UnlockReleaseBuffer(buf);

@@ -203,7 +203,7 @@ $pn->safe_psql('postgres', q{
 $pn->backup('empty');
 my $start_lsn = $pn->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
 
-# s1 (int8, 483 entries a leaf): 300 committed rows in the root leaf, then a
+# s1 (int8, 512 entries a leaf): 300 committed rows in the root leaf, then a
 # transaction whose ascending rows split the root leaf, then rows spread over
 # the key range that split inner leaves.
 $pn->safe_psql('postgres',

@@ -1527,11 +1527,9 @@ bm_step(BmEngine *e, BmSource *s)
 	{
 		int			ff = 10 + (int) bm_src_below(s, 91);
 		int			n = bpa_fill_target(&e->layout, ff);
-		int			want = (e->capacity + e->layout.log_size) * ff / 100;
+		int			want = e->capacity * ff / 100;
 
 		e->opname = "rebuild";
-		if (want > e->capacity)
-			want = e->capacity;
 		if (want < 1)
 			want = 1;
 		if (n != want)

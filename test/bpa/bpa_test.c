@@ -338,10 +338,8 @@ t_layout_sizes(void)
 									   nb * (bs - 1));
 					for (ff = 10; ff <= 100; ff++)
 					{
-						int			want = (nb * (bs - 1) + lg) * ff / 100;
+						int			want = nb * (bs - 1) * ff / 100;
 
-						if (want > nb * (bs - 1))
-							want = nb * (bs - 1);
 						if (want < 1)
 							want = 1;
 						if (bpa_fill_target(&l, ff) != want)
@@ -381,7 +379,7 @@ t_ascending_append(void)
 	char	   *out;
 	int			n = 0;
 
-	if (!bpa_layout_fit(&l, 8000, 8, 0, 0))
+	if (!bpa_layout_fit(&l, 8000, 8, 31, 21))
 		return bm_fail("no layout");
 	region = malloc(bpa_region_size(&l));
 	scratch = malloc(bpa_scratch_size(&l));
