@@ -78,7 +78,7 @@ for idx in btree bpindex; do
 		[ "$attempt" = 3 ] && { echo "profile: the visibility map of bench_$idx is not set" >&2; exit 1; }
 	done
 done
-q -c "CREATE TABLE probe AS SELECT k FROM keys ORDER BY hashint8extended(id, 3)
+q -c "CREATE SEQUENCE ins_batch" -c "CREATE TABLE probe AS SELECT k FROM keys ORDER BY hashint8extended(id, 3)
       LIMIT $((NKEYS / 10))" -c "VACUUM ANALYZE probe"
 q -c "SELECT pg_prewarm(c) FROM unnest(ARRAY['bench_btree', 'bench_bpindex', 'probe',
       'bench_btree_k', 'bench_bpindex_k']) c" >/dev/null
@@ -95,6 +95,8 @@ WORKLOADS=(
 	"iterate_range 10,000, with payload (YCSB X)|$ORDERED|iterate_k_payload_uniform.sql|10000"
 	"map_range 10,000 (YCSB Y)|$BITMAP|map_uniform.sql|10000"
 	"map_range 100,000|$BITMAP|map_uniform.sql|100000"
+	"insert, one row, uniform keys (YCSB Load)||insert_uniform.sql|0"
+	"insert, 1,000 ascending keys a statement||ins_ascending.sql|0"
 )
 
 OUT=$ROOT/bench/results/profile
@@ -119,6 +121,7 @@ for w in "${WORKLOADS[@]}"; do
 			q -c "DROP INDEX IF EXISTS bench_${idx}_k2"
 		else
 			sed "s/@T@/bench_$idx/g" "bench/pgbench/$template" > "$TMP/script.sql"
+			q -c "ALTER SEQUENCE ins_batch RESTART"
 			PGOPTIONS="$opts" "$PG_BIN/pgbench" -n -M prepared -c 2 -j 2 -T "$SECONDS_PER_RUN" \
 				-D nkeys="$NKEYS" -D spacing="$SPACING" -D maxlen="$maxlen" \
 				-f "$TMP/script.sql" > "$TMP/pgbench.out" 2>&1 &
