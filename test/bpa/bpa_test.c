@@ -379,7 +379,7 @@ t_ascending_append(void)
 	char	   *out;
 	int			n = 0;
 
-	if (!bpa_layout_fit(&l, 8000, 8, 31, 21))
+	if (!bpa_layout_fit(&l, 8000, 8, 62, 30))
 		return bm_fail("no layout");
 	region = malloc(bpa_region_size(&l));
 	scratch = malloc(bpa_scratch_size(&l));
