@@ -122,13 +122,15 @@ kill_entries(IndexScanDesc scan)
 	page = BufferGetPage(buf);
 	bp_check_page(index, buf, page);
 	region = bp_leaf_region(page, desc->width);
-	for (int i = 0; i < so->nkilled && (BpPageGetOpaque(page)->flags & BP_LEAF); i++)
+	/* the page may have been reused since the copy: find each entry again */
+	for (int i = 0; i < so->nkilled && (BpPageGetOpaque(page)->flags & BP_LEAF) &&
+		 n < lengthof(offsets); i++)
 	{
 		const char *slot = so->pos.items + (Size) so->killed[i] * desc->width;
 		const char *stored = bpa_find(region, slot, bp_compare_slots,
 									  (void *) desc);
 
-		if (stored == NULL || bp_slot_dead(stored) || n == lengthof(offsets))
+		if (stored == NULL || bp_slot_dead(stored))
 			continue;
 		offsets[n] = (stored - (char *) page) + offsetof(ItemPointerData, ip_posid);
 		lengths[n++] = sizeof(OffsetNumber);
@@ -137,7 +139,7 @@ kill_entries(IndexScanDesc scan)
 	{
 		START_CRIT_SECTION();
 		for (int i = 0; i < n; i++)
-			((ItemPointer) (page + offsets[i] - offsetof(ItemPointerData, ip_posid)))->ip_posid |= BP_TID_DEAD_BIT;
+			*(OffsetNumber *) (page + offsets[i]) |= BP_TID_DEAD_BIT;
 		MarkBufferDirty(buf);
 		if (RelationNeedsWAL(index))
 			bp_log_ranges(buf, page, n, offsets, lengths);
