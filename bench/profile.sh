@@ -59,7 +59,9 @@ max_wal_size = 8GB
 maintenance_work_mem = 1GB
 max_parallel_maintenance_workers = 0
 EOF
-run_pg "$PG_BIN/pg_ctl" -D "$DATA" -l "$TMP/log" -w start >/dev/null
+# the same fixed malloc thresholds as bench/run.sh (see there)
+run_pg env MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=67108864 \
+	"$PG_BIN/pg_ctl" -D "$DATA" -l "$TMP/log" -w start >/dev/null
 
 q() { "$PG_BIN/psql" -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 echo "== loading $NKEYS keys"

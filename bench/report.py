@@ -488,6 +488,8 @@ def markdown(rows, none_rates, run, pg, pngs, explanations=(), history=()):
          f"- PostgreSQL: {pg['version']}",
          f"- bpindex: extension version {pg['bpindex_version']}, commit {run['bpindex_commit']}",
          "- settings of the throwaway cluster: " + ", ".join(f"`{k}={v}`" for k, v in st.items()),
+         "- server environment: " + (", ".join(f"`{e}`" for e in run.get("server_environment", []))
+                                     or "none set (glibc's adaptive malloc thresholds)"),
          "", "Columns: *btree* and *bpindex* are medians, *bpindex/btree* their ratio, *winner* the "
          "index on the better side of it, *thesis BP/B+* the thesis' own ratio BP-tree/B⁺-tree "
          "(chapter 6, small BPA configuration against the B⁺-tree with 1 KiB nodes; always a "

@@ -72,6 +72,18 @@ SETTINGS=(
 	"jit=off"
 )
 
+# The server's malloc keeps up to 64 MB it has freed instead of returning it
+# at the end of each statement. With glibc's default, adaptive thresholds a
+# backend gives back the tidbitmap's hash table after every bitmap scan, and
+# page-faults it in again on the next one, or not, depending on a few
+# kilobytes of where its heap ends: which index a run favours is then chance
+# (see "Bitmap Index Scan node" in bench/ANALYSIS.md). Fixed thresholds give
+# both indexes the same allocator.
+MALLOC_ENV=(
+	"MALLOC_MMAP_THRESHOLD_=33554432"
+	"MALLOC_TRIM_THRESHOLD_=67108864"
+)
+
 START=$(date +%s)
 # the commit that is built (recorded in the results)
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -113,8 +125,15 @@ mkdir -p "$WORKDIR/$OUT_REL"
 
 echo "== throwaway cluster settings:"
 printf '   %s\n' "${SETTINGS[@]}"
+echo "== server environment:"
+printf '   %s\n' "${MALLOC_ENV[@]}"
 PGOPTS=()
 for s in "${SETTINGS[@]}"; do PGOPTS+=(-o "$s"); done
+# pg_virtualenv's clusters take their environment from a file
+ENV_FILE=$WORKDIR/$OUT_REL/server.env
+for e in "${MALLOC_ENV[@]}"; do printf "%s = '%s'\n" "${e%%=*}" "${e#*=}"; done > "$ENV_FILE"
+chmod 644 "$ENV_FILE"
+PGOPTS+=(-c "--environment=$ENV_FILE")
 
 if ! as_server_user env OUT="$WORKDIR/$OUT_REL" NKEYS="$NKEYS" NINSERT="$NINSERT" NPROBE="$NPROBE" \
 	NRANGES="$NRANGES" CLIENTS="$CLIENTS" REPS="$REPS" DUR_RANGE="$DUR_RANGE" \
@@ -142,7 +161,7 @@ done
 END=$(date +%s)
 MODE="$MODE" NKEYS="$NKEYS" NINSERT="$NINSERT" NPROBE="$NPROBE" NRANGES="$NRANGES" \
 CLIENTS="$CLIENTS" REPS="$REPS" DUR_RANGE="$DUR_RANGE" DUR_POINT="$DUR_POINT" MAXLENS="$MAXLENS" \
-START="$START" END="$END" COMMIT="$commit" SETTINGS="${SETTINGS[*]}" \
+START="$START" END="$END" COMMIT="$commit" SETTINGS="${SETTINGS[*]}" MALLOC_ENV="${MALLOC_ENV[*]}" \
 	"$VENV/bin/python" - "$RESULTS/run.json" <<'EOF'
 import json, os, re, sys, datetime
 cpu = "unknown"
@@ -160,6 +179,7 @@ run = {
     "reps": int(e["REPS"]), "duration_range_s": int(e["DUR_RANGE"]),
     "duration_point_s": int(e["DUR_POINT"]), "max_lens": [int(x) for x in e["MAXLENS"].split()],
     "cluster_settings": e["SETTINGS"].split(),
+    "server_environment": e["MALLOC_ENV"].split(),
     "started": datetime.datetime.fromtimestamp(int(e["START"]), datetime.timezone.utc).isoformat(),
     "wall_s": int(e["END"]) - int(e["START"]),
     "machine": {"nproc": os.cpu_count(), "mem_gib": round(mem_kb / 1048576, 1), "cpu": cpu},

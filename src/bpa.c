@@ -629,6 +629,26 @@ map_block(const char *region, int b, bool check_start, bool check_end,
 }
 
 /*
+ * The blocks [*first, *end) that can hold an entry that is neither
+ * before_start nor after_end (either may be NULL: no bound on that side).
+ */
+void
+bpa_candidate_blocks(const char *region, BpaPredicateFn before_start,
+					 BpaPredicateFn after_end, void *pred_arg,
+					 int *first, int *end)
+{
+	const BpaHeader *h = hdr(region);
+	int			b = first_candidate_block(region, before_start, pred_arg);
+
+	*first = b;
+	/* a block that starts past the range: so do all later blocks */
+	while (b < h->used_blocks &&
+		   !(b > 0 && after_end && after_end(header_slot(region, b), pred_arg)))
+		b++;
+	*end = b;
+}
+
+/*
  * Unordered map over the entries that are neither before_start nor
  * after_end: the log always, then only the blocks the header selects.
  * Entries of blocks wholly inside the range are visited without tests.
@@ -640,7 +660,8 @@ bpa_map(const char *region, BpaPredicateFn before_start,
 {
 	const BpaHeader *h = hdr(region);
 	int			visited = 0;
-	int			b;
+	int			first;
+	int			end;
 
 	for (int i = 0; i < h->log_count; i++)
 	{
@@ -654,15 +675,13 @@ bpa_map(const char *region, BpaPredicateFn before_start,
 		visited++;
 	}
 
-	for (b = first_candidate_block(region, before_start, pred_arg);
-		 b < h->used_blocks; b++)
+	bpa_candidate_blocks(region, before_start, after_end, pred_arg,
+						 &first, &end);
+	for (int b = first; b < end; b++)
 	{
 		bool		check_start;
 		bool		check_end;
 
-		/* block b starts past the range: so do all later blocks */
-		if (b > 0 && after_end && after_end(header_slot(region, b), pred_arg))
-			break;
 		check_start = before_start != NULL &&
 			(b == 0 || before_start(header_slot(region, b), pred_arg));
 		check_end = after_end != NULL &&

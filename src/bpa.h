@@ -114,6 +114,10 @@ extern bool bpa_remove(char *region, const void *slot,
 extern int	bpa_sorted(const char *region, BpaCompareFn cmp, void *arg,
 					   BpaPredicateFn before_start, void *pred_arg,
 					   char *out, char *scratch);
+extern void bpa_candidate_blocks(const char *region,
+								 BpaPredicateFn before_start,
+								 BpaPredicateFn after_end, void *pred_arg,
+								 int *first, int *end);
 extern int	bpa_map(const char *region, BpaPredicateFn before_start,
 					BpaPredicateFn after_end, void *pred_arg,
 					BpaVisitFn visit, void *visit_arg);

@@ -306,6 +306,9 @@ typedef struct BpScanKey
 	FmgrInfo	cmp;			/* (index type, argument type) comparison */
 	BpCompareKind kind;			/* inline comparison, if argument has the
 								 * column's type */
+	int			below_limit;	/* a value whose comparison with argument
+								 * is below this sorts before the range */
+	int			above_limit;	/* ... above this, after the range */
 } BpScanKey;
 
 /* The scan keys of a scan, ordered by column. */
@@ -314,9 +317,57 @@ typedef struct BpScanKeys
 	int			nkeys;
 	bool		unsatisfiable;	/* a key can never match (NULL argument) */
 	bool		exact;			/* the range predicates decide every key */
+	bool		first_column_inline;	/* every key is a value key on the
+										 * first column with an inline
+										 * comparison */
 	BpScanKey  *keys;
 	const BpSlotDesc *slot;
 } BpScanKeys;
+
+/*
+ * For keys with first_column_inline: is slot below the range (below) or
+ * above it (!below)?  Same answers as bp_below_range and bp_above_range.
+ */
+static inline bool
+bp_outside_first_column(const BpScanKeys *keys, const char *slot, bool below)
+{
+	const BpSlotDesc *desc = keys->slot;
+	const char *value = slot + desc->att_offset[0];
+
+	if (bp_slot_isnull(desc, slot, 0))
+		return !below;			/* NULLs sort after every value */
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		const BpScanKey *key = &keys->keys[i];
+		int			c = bp_compare_inline(key->kind, value, key->argument,
+										  desc->att_len[0]);
+
+		if (below ? c < key->below_limit : c > key->above_limit)
+			return true;
+	}
+	return false;
+}
+
+/* For keys with first_column_inline: is slot inside the range? */
+static inline bool
+bp_inside_first_column(const BpScanKeys *keys, const char *slot)
+{
+	const BpSlotDesc *desc = keys->slot;
+	const char *value = slot + desc->att_offset[0];
+
+	if (bp_slot_isnull(desc, slot, 0))
+		return false;
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		const BpScanKey *key = &keys->keys[i];
+		int			c = bp_compare_inline(key->kind, value, key->argument,
+										  desc->att_len[0]);
+
+		if (c < key->below_limit || c > key->above_limit)
+			return false;
+	}
+	return true;
+}
 
 /* A leaf as copied by a scan: its entries in ascending order. */
 typedef struct BpScanPos

@@ -224,25 +224,73 @@ first_true(const char *items, int n, uint16 width, BpaPredicateFn pred,
 }
 
 /*
+ * Append to out the n consecutive slots that lie inside the range of keys
+ * with first_column_inline; returns out's new count.
+ */
+static int
+copy_run_inside(const BpScanKeys *keys, const char *slots, int n,
+				char *out, int nout)
+{
+	uint16		width = keys->slot->width;
+
+	for (int i = 0; i < n; i++)
+	{
+		const char *slot = slots + (Size) i * width;
+
+		if (bp_inside_first_column(keys, slot))
+			memcpy(out + (Size) nout++ * width, slot, width);
+	}
+	return nout;
+}
+
+/*
+ * Copy the entries of the range into out, unordered: the log and the
+ * blocks the header selects, as bpa_map does, with the range test inline
+ * when the keys allow it.
+ */
+static int
+copy_range(const BpScanKeys *keys, const char *region, char *out)
+{
+	CopyVisit	visit = {out, keys->slot->width, 0};
+	int			first;
+	int			end;
+	int			n;
+
+	if (!keys->first_column_inline)
+	{
+		bpa_map(region, bp_below_range, bp_above_range, (void *) keys,
+				copy_slot, &visit);
+		return visit.n;
+	}
+	n = copy_run_inside(keys, bpa_log_entry(region, 0), bpa_log_count(region),
+						out, 0);
+	bpa_candidate_blocks(region, bp_below_range, bp_above_range, (void *) keys,
+						 &first, &end);
+	for (int b = first; b < end; b++)
+		n = copy_run_inside(keys, bpa_block_entry(region, b, 0),
+							bpa_block_count(region, b), out, n);
+	return n;
+}
+
+/*
  * Copy the entries of the locked leaf into pos->items in ascending order.
- * A point scan maps over the range only (the log and one or two blocks)
- * and sorts that; other scans merge the whole leaf from the range's start
+ * A point scan copies the range only (the log and one or two blocks) and
+ * sorts that; other scans merge the whole leaf from the range's start
  * (forward) or from its beginning (backward).
  */
 static int
 copy_leaf_sorted(BpScanOpaque so, const char *region, ScanDirection dir)
 {
-	CopyVisit	visit = {so->pos.items, so->keys.slot->width, 0};
+	int			n;
 
 	if (!so->point)
 		return bpa_sorted(region, bp_compare_slots, (void *) so->keys.slot,
 						  ScanDirectionIsForward(dir) ? bp_below_range : NULL,
 						  &so->keys, so->pos.items, so->scratch);
-	bpa_map(region, bp_below_range, bp_above_range, &so->keys,
-			copy_slot, &visit);
-	bpa_sort_slots(visit.out, visit.n, visit.width, bp_compare_slots,
+	n = copy_range(&so->keys, region, so->pos.items);
+	bpa_sort_slots(so->pos.items, n, so->keys.slot->width, bp_compare_slots,
 				   (void *) so->keys.slot);
-	return visit.n;
+	return n;
 }
 
 /*

@@ -57,6 +57,38 @@ lookup_key_comparison(Relation index, int att, Oid subtype, FmgrInfo *cmp)
 }
 
 /*
+ * Precompute, for a value key, which results of comparing a column value
+ * with its argument put the value outside the key's range: below it when
+ * the comparison is less than below_limit, above it when greater than
+ * above_limit.
+ */
+static void
+set_range_limits(BpScanKey *key)
+{
+	key->below_limit = INT_MIN;
+	key->above_limit = INT_MAX;
+	switch (key->strategy)
+	{
+		case BTLessStrategyNumber:
+			key->above_limit = -1;
+			break;
+		case BTLessEqualStrategyNumber:
+			key->above_limit = 0;
+			break;
+		case BTEqualStrategyNumber:
+			key->below_limit = 0;
+			key->above_limit = 0;
+			break;
+		case BTGreaterEqualStrategyNumber:
+			key->below_limit = 0;
+			break;
+		case BTGreaterStrategyNumber:
+			key->below_limit = 1;
+			break;
+	}
+}
+
+/*
  * Turn the executor's scan keys into BpScanKeys ordered by column.
  * out->keys must have room for nkeys entries.
  */
@@ -106,6 +138,14 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 		n++;
 	}
 	out->nkeys = n;
+	out->first_column_inline = n > 0;
+	for (int i = 0; i < n; i++)
+	{
+		set_range_limits(&out->keys[i]);
+		if (out->keys[i].attno != 0 || out->keys[i].flags != 0 ||
+			out->keys[i].kind == BP_CMP_FMGR)
+			out->first_column_inline = false;
+	}
 
 	/* exact: every keyed column follows columns pinned by equality keys */
 	out->exact = true;
@@ -209,16 +249,24 @@ outside_range(const BpScanKeys *keys, const char *slot, BpKeyResult side)
 
 /* Does slot sort before every entry the keys can match? */
 bool
-bp_below_range(const void *slot, void *keys)
+bp_below_range(const void *slot, void *arg)
 {
-	return outside_range((const BpScanKeys *) keys, slot, BP_KEY_BELOW);
+	const BpScanKeys *keys = (const BpScanKeys *) arg;
+
+	if (keys->first_column_inline)
+		return bp_outside_first_column(keys, slot, true);
+	return outside_range(keys, slot, BP_KEY_BELOW);
 }
 
 /* Does slot sort after every entry the keys can match? */
 bool
-bp_above_range(const void *slot, void *keys)
+bp_above_range(const void *slot, void *arg)
 {
-	return outside_range((const BpScanKeys *) keys, slot, BP_KEY_ABOVE);
+	const BpScanKeys *keys = (const BpScanKeys *) arg;
+
+	if (keys->first_column_inline)
+		return bp_outside_first_column(keys, slot, false);
+	return outside_range(keys, slot, BP_KEY_ABOVE);
 }
 
 /* Negation of bp_above_range, to steer a descent to the range's end. */

@@ -1102,6 +1102,40 @@ bm_do_sorted(BmEngine *e, BmInst *in, BmRange *rg, bool use_null)
 	return ok;
 }
 
+/*
+ * bpa_candidate_blocks() over rg: every block it leaves out holds only
+ * entries outside the range.
+ */
+static inline bool
+bm_check_candidate_blocks(BmEngine *e, BmInst *in, BmRange *rg, bool lo_null,
+						  bool hi_null)
+{
+	int			first;
+	int			end;
+
+	bpa_candidate_blocks(in->region, lo_null ? NULL : bm_before_start,
+						 hi_null ? NULL : bm_after_end, rg, &first, &end);
+	if (first < 0 || first > end || end > bpa_used_blocks(in->region))
+		return bm_fail("bpa_candidate_blocks gave [%d, %d) of %d blocks",
+					   first, end, bpa_used_blocks(in->region));
+	for (int b = 0; b < bpa_used_blocks(in->region); b++)
+	{
+		if (b >= first && b < end)
+			continue;
+		for (int j = 0; j < bpa_block_count(in->region, b); j++)
+		{
+			const char *s = bpa_block_entry(in->region, b, j);
+
+			if ((lo_null || !bm_before_start(s, rg)) &&
+				(hi_null || !bm_after_end(s, rg)))
+				return bm_fail("bpa_candidate_blocks left out block %d of [%d, %d), "
+							   "which holds %s in the range",
+							   b, first, end, bm_slot_str(e->width, s));
+		}
+	}
+	return true;
+}
+
 /* bpa_map() over rg and compare the visited set with the model. */
 static inline bool
 bm_do_map(BmEngine *e, BmInst *in, BmRange *rg, bool lo_null, bool hi_null)
@@ -1155,6 +1189,8 @@ bm_do_map(BmEngine *e, BmInst *in, BmRange *rg, bool lo_null, bool hi_null)
 	}
 	free(v.buf);
 	free(seen);
+	if (ok)
+		ok = bm_check_candidate_blocks(e, in, rg, lo_null, hi_null);
 	e->stats.maps++;
 	return ok;
 }
