@@ -237,10 +237,14 @@ SELECT CASE WHEN i % 5 = 0 THEN NULL ELSE i % 7 END, i FROM generate_series(1, 1
 CREATE INDEX insp_small_bp ON insp_small USING bpindex (a, b) WITH (log_size = 4, block_size = 3);
 SELECT root, levels, log_size, block_size FROM bpindex_metap('insp_small_bp');
 SELECT * FROM bpindex_page_items('insp_small_bp', 1);
+-- inserts go to the log, except one that sorts after every entry (NULLs
+-- sort last), which goes straight into the last block
 INSERT INTO insp_small VALUES (3, 100), (NULL, 101), (0, 102);
 SELECT * FROM bpindex_page_items('insp_small_bp', 1) WHERE region = 'log';
--- a fourth insert fills the log: it is flushed into the blocks
-INSERT INTO insp_small VALUES (6, 103);
+SELECT * FROM bpindex_page_items('insp_small_bp', 1)
+WHERE region = 'block' AND block = (SELECT max(block) FROM bpindex_page_items('insp_small_bp', 1));
+-- two more inserts fill the log: it is flushed into the blocks
+INSERT INTO insp_small VALUES (6, 103), (5, 104);
 SELECT region, count(*) FROM bpindex_page_items('insp_small_bp', 1) GROUP BY 1 ORDER BY 1;
 SELECT * FROM bpindex_page_items('insp_small_bp', 1) WHERE region = 'block'
 ORDER BY block, ctid;

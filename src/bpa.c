@@ -874,6 +874,80 @@ bpa_append_to_log(char *region, const void *slot)
 	return true;
 }
 
+/*
+ * Where an ascending insert can go straight, without the log: for a slot
+ * that sorts after every entry of the last used block, which must be
+ * sorted and not empty, that block while it has room, else the next
+ * unused block (whose header slot, the slot, must stay above the last
+ * one's: header slot 0 is no bound and may lie above it).  Returns the
+ * block, or -1 when slot does not qualify or no block has room.  So that
+ * such inserts never flush the log; bpa_store_ascending stores the slot.
+ */
+int
+bpa_ascending_block(const char *region, const void *slot, BpaCompareFn cmp,
+					void *arg)
+{
+	const BpaHeader *h = hdr(region);
+	const uint16_t *counts = block_counts(region);
+	int			b = h->used_blocks - 1;
+
+	if (b < 0 || counts[b] == 0 || !block_is_sorted(region, b) ||
+		cmp(slot, block_slot(region, b, counts[b] - 1), arg) <= 0)
+		return -1;
+	if (counts[b] + 1 < h->layout.block_size)
+		return b;
+	if (h->used_blocks >= h->layout.num_blocks ||
+		cmp(slot, header_slot(region, b), arg) <= 0)
+		return -1;
+	return b + 1;
+}
+
+/* Record that length bytes at "at" in the region changed. */
+static void
+add_touched(BpaTouched *touched, const char *region, const void *at,
+			size_t length)
+{
+	touched->offset[touched->n] = (const char *) at - region;
+	touched->length[touched->n] = length;
+	touched->n++;
+}
+
+/*
+ * Store slot into block b, which bpa_ascending_block chose for it (the
+ * region unchanged since), without the duplicate check and without
+ * comparisons.  touched receives the byte ranges that changed, in
+ * ascending order: the BpaHeader, the block's count, and, for a new
+ * block, its sorted bit and header slot; then the new block slot.
+ */
+void
+bpa_store_ascending(char *region, int b, const void *slot, BpaTouched *touched)
+{
+	BpaHeader  *h = hdr(region);
+	uint16_t	w = h->layout.slot_width;
+	uint16_t   *counts = block_counts(region);
+	bool		opens = b == h->used_blocks;
+
+	if (opens)
+	{
+		h->used_blocks++;
+		set_block_sorted(region, b, true);
+		memcpy(header_slot(region, b), slot, w);
+	}
+	memcpy(block_slot(region, b, counts[b]), slot, w);
+	counts[b]++;
+	h->nentries++;
+
+	touched->n = 0;
+	add_touched(touched, region, h, sizeof(BpaHeader));
+	add_touched(touched, region, &counts[b], sizeof(uint16_t));
+	if (opens)
+	{
+		add_touched(touched, region, &sorted_bits(region)[b / 8], 1);
+		add_touched(touched, region, header_slot(region, b), w);
+	}
+	add_touched(touched, region, block_slot(region, b, counts[b] - 1), w);
+}
+
 /* Byte offset in the region of log slot i. */
 size_t
 bpa_log_slot_offset(const char *region, int i)

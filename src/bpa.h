@@ -72,6 +72,15 @@ typedef struct BpaHeader
 	/* uint16_t block_count[num_blocks] follows, then the sorted bits */
 } BpaHeader;
 
+/* Byte ranges of a region that an operation changed, for WAL logging. */
+#define BPA_MAX_TOUCHED 5
+typedef struct BpaTouched
+{
+	int			n;
+	size_t		offset[BPA_MAX_TOUCHED];
+	size_t		length[BPA_MAX_TOUCHED];
+} BpaTouched;
+
 typedef enum BpaInsertResult
 {
 	BPA_INSERTED,				/* the entry is stored */
@@ -105,6 +114,10 @@ extern BpaInsertResult bpa_insert(char *region, const void *slot,
 								  BpaCompareFn cmp, void *arg, char *scratch);
 extern bool bpa_append_to_log(char *region, const void *slot);
 extern size_t bpa_log_slot_offset(const char *region, int i);
+extern int	bpa_ascending_block(const char *region, const void *slot,
+								BpaCompareFn cmp, void *arg);
+extern void bpa_store_ascending(char *region, int b, const void *slot,
+								BpaTouched *touched);
 extern const void *bpa_find(const char *region, const void *slot,
 							BpaCompareFn cmp, void *arg);
 extern bool bpa_remove(char *region, const void *slot,

@@ -85,11 +85,23 @@ cached_leaf(Relation index, BpIndexState *state, const char *slot)
 	return InvalidBuffer;
 }
 
+/* WAL-log the byte ranges of the leaf's BPA region that an insert changed. */
+static void
+log_touched(Buffer buf, Page page, const char *region, const BpaTouched *touched)
+{
+	Size		offsets[BPA_MAX_TOUCHED];
+
+	for (int i = 0; i < touched->n; i++)
+		offsets[i] = (region - (char *) page) + touched->offset[i];
+	bp_log_ranges(buf, page, touched->n, offsets, touched->length);
+}
+
 /*
- * Insert into the BPA of an exclusively locked leaf, WAL-logged.  A log
- * append (the common case) changes two byte ranges, logged as such; a
- * flush or redistribute is made on a copy of the page and logged as the
- * ranges that differ.
+ * Insert into the BPA of an exclusively locked leaf, WAL-logged.  An
+ * ascending insert goes straight into the last block and a log append is
+ * the common case otherwise; both change a few byte ranges, logged as
+ * such.  A flush or redistribute is made on a copy of the page and logged
+ * as the ranges that differ.
  */
 static BpaInsertResult
 insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
@@ -99,15 +111,28 @@ insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 	uint16		width = state->slot.width;
 	char	   *region = bp_leaf_region(page, width);
 	int			log_index = bpa_log_count(region);
+	int			ascending_block = bpa_ascending_block(region, slot, bp_compare_slots,
+													  &state->slot);
+	BpaTouched	touched;
 	PGAlignedBlock copy;
 	BpaInsertResult result;
 
 	/*
-	 * A log append skips the BPA's duplicate check: PostgreSQL never
-	 * inserts the same (key, heap TID) twice into an index (nbtree does not
-	 * check either).  Flushes go through bpa_insert, which does check.
+	 * The appends skip the BPA's duplicate check: PostgreSQL never inserts
+	 * the same (key, heap TID) twice into an index (nbtree does not check
+	 * either).  Flushes go through bpa_insert, which does check.  No
+	 * comparison runs inside the critical section (they may allocate).
 	 */
 	START_CRIT_SECTION();
+	if (ascending_block >= 0)
+	{
+		bpa_store_ascending(region, ascending_block, slot, &touched);
+		MarkBufferDirty(buf);
+		if (RelationNeedsWAL(index))
+			log_touched(buf, page, region, &touched);
+		END_CRIT_SECTION();
+		return BPA_INSERTED;
+	}
 	if (bpa_append_to_log(region, slot))
 	{
 		MarkBufferDirty(buf);

@@ -503,6 +503,7 @@ typedef struct BmStats
 	long		full;
 	long		full_wrote_free_log;	/* BPA_FULL that wrote a free log slot */
 	long		flushes;
+	long		ascending;		/* bpa_store_ascending calls */
 	long		removed;
 	long		remove_missing;
 	long		found;
@@ -961,6 +962,77 @@ bm_do_insert(BmEngine *e, BmInst *in, const char *slot, bool full,
 	if (full)
 		return bm_verify(e, in);
 	return bm_check_hdr(e, in);
+}
+
+/*
+ * bpa_ascending_block() and bpa_store_ascending() of slot, which is not
+ * stored: a block must be chosen exactly when slot sorts after every entry
+ * of the last used block, that block is sorted and not empty, and it or an
+ * unused block (with slot above the last header slot) has room; the store
+ * may change only the byte ranges it reports.
+ */
+static inline bool
+bm_do_append_ascending(BmEngine *e, BmInst *in, const char *slot)
+{
+	bool		found;
+	int			pos = bm_model_lower(&in->model, slot, &e->cmparg, &found);
+	BmHdr		before;
+	BpaTouched	touched;
+	int			last;
+	int			b;
+	bool		expect;
+	bool		stored;
+	char	   *changed;
+	bool		ok = true;
+
+	if (found)
+		return true;			/* the caller guarantees new slots */
+	memcpy(e->snapshot, in->region, e->region_size);
+	bm_read_hdr(e, in->region, &before);
+	last = before.h.used_blocks - 1;
+	expect = last >= 0 && before.bc[last] > 0 &&
+		bpa_block_sorted(in->region, last) &&
+		bm_cmp(slot, bpa_block_entry(in->region, last, before.bc[last] - 1),
+			   &e->cmparg) > 0 &&
+		(before.bc[last] + 1 < e->layout.block_size ||
+		 (before.h.used_blocks < e->layout.num_blocks &&
+		  bm_cmp(slot, bpa_header_entry(in->region, last), &e->cmparg) > 0));
+	b = bpa_ascending_block(in->region, slot, bm_cmp, &e->cmparg);
+	stored = b >= 0;
+	if (stored != expect)
+		return bm_fail("bpa_ascending_block of %s gave %d, expected %s",
+					   bm_slot_str(e->width, slot), b, expect ? "a block" : "-1");
+	if (memcmp(e->snapshot, in->region, e->region_size) != 0)
+		return bm_fail("bpa_ascending_block changed the region");
+	if (!stored)
+		return true;
+	if (b != (before.bc[last] + 1 < e->layout.block_size ? last : last + 1))
+		return bm_fail("bpa_ascending_block gave block %d with %d used, the last holding %u",
+					   b, before.h.used_blocks, before.bc[last]);
+	bpa_store_ascending(in->region, b, slot, &touched);
+	bm_model_insert_at(&in->model, pos, slot);
+	changed = calloc(e->region_size, 1);
+	if (changed == NULL)
+		abort();
+	if (touched.n < 3 || touched.n > BPA_MAX_TOUCHED)
+		ok = bm_fail("bpa_store_ascending reported %d changed ranges", touched.n);
+	for (int i = 0; ok && i < touched.n; i++)
+	{
+		if (touched.offset[i] + touched.length[i] > e->region_size ||
+			(i > 0 && touched.offset[i] < touched.offset[i - 1] + touched.length[i - 1]))
+			ok = bm_fail("bpa_store_ascending reported range %d [%zu, +%zu) out of order or outside the region",
+						 i, touched.offset[i], touched.length[i]);
+		else
+			memset(changed + touched.offset[i], 1, touched.length[i]);
+	}
+	for (size_t i = 0; ok && i < e->region_size; i++)
+		if (!changed[i] && e->snapshot[i] != in->region[i])
+			ok = bm_fail("bpa_store_ascending changed byte %zu, outside the ranges it reported", i);
+	free(changed);
+	if (!ok)
+		return false;
+	e->stats.ascending++;
+	return bm_verify(e, in);
 }
 
 /* Remove slot and compare the outcome with the model. */
@@ -1469,6 +1541,22 @@ bm_step(BmEngine *e, BmSource *s)
 				hi;
 
 	e->opno++;
+	if (op < 6)
+	{
+		/* mostly slots above every stored one, sometimes any new slot */
+		e->opname = "append-ascending";
+		if (in->model.n > 0 && bm_src_below(s, 4) != 0)
+		{
+			const char *max = bm_model_at(&in->model, in->model.n - 1);
+
+			bm_slot_make(e->width, slot,
+						 bm_slot_key(e->width, max) + (int64_t) bm_src_below(s, 3),
+						 bm_slot_tid(e->width, max) + 1 + bm_src_below(s, 5), &e->rng);
+		}
+		else
+			bm_gen_new(e, in, s, slot);
+		return bm_do_append_ascending(e, in, slot);
+	}
 	if (op < 34)
 	{
 		e->opname = "insert";
