@@ -4,9 +4,14 @@
  *	  CREATE INDEX for bpindex: sort, fill leaves left to right, build the
  *	  upper levels bottom-up, write the metapage last, WAL-log it all.
  *
- * Entries are sorted by a heap tuplesort over (key columns, heap TID)
- * using the btree ordering operators of the key columns' operator
- * families, which agree with support function 1.  Leaves receive
+ * Entries are sorted by (key columns, heap TID).  An index on one
+ * integer-like column (int2, int4, int8, oid, bool, date, time, timestamp)
+ * collects (key, TID) pairs in memory and sorts them itself, reading them
+ * back in order without chasing a pointer per entry; once the pairs would
+ * outgrow maintenance_work_mem, and for every other index, a heap
+ * tuplesort over (key columns, heap TID) sorts them, using the btree
+ * ordering operators of the key columns' operator families, which agree
+ * with support function 1.  Leaves receive
  * bpa_fill_target() entries each, spread evenly over their blocks so that
  * every block keeps free slots.  Blocks are allocated in order: block 0
  * is the metapage, then the leaves, then each upper level.
@@ -32,6 +37,37 @@
 
 #include "bpindex.h"
 
+/*
+ * An entry of an index on one integer-like column, as the in-memory sort
+ * orders it: by key, NULLs last, then by heap TID.
+ */
+typedef struct BpSortPair
+{
+	int64		key;			/* the key, widened; PG_INT64_MAX for NULL */
+	uint64		tid;			/* block << 16 | offset, PAIR_NULL_BIT for
+								 * NULL */
+} BpSortPair;
+
+#define PAIR_NULL_BIT	(UINT64CONST(1) << 62)
+#define PAIR_TID_MASK	((UINT64CONST(1) << 48) - 1)
+
+/* Three-way comparison of two pairs. */
+static inline int
+compare_pairs(const BpSortPair *a, const BpSortPair *b)
+{
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+#define ST_SORT sort_pairs
+#define ST_ELEMENT_TYPE BpSortPair
+#define ST_COMPARE(a, b) compare_pairs(a, b)
+#define ST_SCOPE static
+#define ST_DECLARE
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
 /* (pivot, child) pairs of one level, waiting to get a parent. */
 typedef struct BpLevelItems
 {
@@ -51,7 +87,11 @@ typedef struct BpBuildState
 	int			internal_capacity;
 	int			fillfactor;
 
-	Tuplesortstate *sort;
+	BpSortPair *pairs;			/* the in-memory sort's entries, or NULL */
+	int64		npairs;
+	int64		pairs_allocated;
+	int64		max_pairs;		/* as many as maintenance_work_mem holds */
+	Tuplesortstate *sort;		/* the tuplesort, or NULL */
 	TupleTableSlot *sort_slot;	/* virtual slot fed to the sort */
 	TupleTableSlot *sorted_slot;	/* minimal tuple slot read back */
 	double		indtuples;
@@ -64,6 +104,8 @@ typedef struct BpBuildState
 	BpLevelItems level;			/* downlinks to the pages written so far */
 	PGAlignedBlock page;
 } BpBuildState;
+
+static void begin_sort(BpBuildState *state);
 
 /* The index's reloptions, or the defaults. */
 static BpOptions
@@ -247,12 +289,11 @@ write_internal_level(BpBuildState *state, const BpLevelItems *items,
 	return parents;
 }
 
-/* Feed one heap tuple's index entry to the sort. */
+/* Feed one entry to the tuplesort. */
 static void
-build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
-			   bool tupleIsAlive, void *arg)
+put_in_tuplesort(BpBuildState *state, Datum *values, bool *isnull,
+				 ItemPointer tid)
 {
-	BpBuildState *state = (BpBuildState *) arg;
 	TupleTableSlot *slot = state->sort_slot;
 	int			natts = state->desc.natts;
 
@@ -263,7 +304,161 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 	slot->tts_isnull[natts] = false;
 	ExecStoreVirtualTuple(slot);
 	tuplesort_puttupleslot(state->sort, slot);
+}
+
+/* Can the in-memory sort of pairs order the index's entries? */
+static bool
+pairs_apply(const BpSlotDesc *desc)
+{
+	if (desc->natts != 1)
+		return false;
+	switch (desc->cmp_kind[0])
+	{
+		case BP_CMP_INT2:
+		case BP_CMP_INT4:
+		case BP_CMP_INT8:
+		case BP_CMP_UINT32:
+		case BP_CMP_BOOL:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* The key of a column value of an integer-like kind, widened to int64. */
+static int64
+pair_key(BpCompareKind kind, Datum value)
+{
+	switch (kind)
+	{
+		case BP_CMP_INT2:
+			return DatumGetInt16(value);
+		case BP_CMP_INT4:
+			return DatumGetInt32(value);
+		case BP_CMP_INT8:
+			return DatumGetInt64(value);
+		case BP_CMP_UINT32:
+			return DatumGetObjectId(value);
+		case BP_CMP_BOOL:
+			return DatumGetBool(value);
+		default:
+			elog(ERROR, "bpindex: no pair key for comparison kind %d", kind);
+	}
+	return 0;					/* keep compiler quiet */
+}
+
+/* The column value of a pair's key (the inverse of pair_key). */
+static Datum
+pair_value(BpCompareKind kind, int64 key)
+{
+	switch (kind)
+	{
+		case BP_CMP_INT2:
+			return Int16GetDatum((int16) key);
+		case BP_CMP_INT4:
+			return Int32GetDatum((int32) key);
+		case BP_CMP_INT8:
+			return Int64GetDatum(key);
+		case BP_CMP_UINT32:
+			return ObjectIdGetDatum((Oid) key);
+		case BP_CMP_BOOL:
+			return BoolGetDatum(key != 0);
+		default:
+			elog(ERROR, "bpindex: no pair key for comparison kind %d", kind);
+	}
+	return (Datum) 0;			/* keep compiler quiet */
+}
+
+/* Decode a pair into a column value, its null flag and its heap TID. */
+static void
+unpack_pair(const BpSortPair *pair, BpCompareKind kind, Datum *value,
+			bool *isnull, ItemPointer tid)
+{
+	uint64		packed = pair->tid & PAIR_TID_MASK;
+
+	*isnull = (pair->tid & PAIR_NULL_BIT) != 0;
+	*value = *isnull ? (Datum) 0 : pair_value(kind, pair->key);
+	ItemPointerSet(tid, (BlockNumber) (packed >> 16),
+				   (OffsetNumber) (packed & 0xFFFF));
+}
+
+/* Move every pair collected so far into a new tuplesort. */
+static void
+spill_pairs(BpBuildState *state)
+{
+	BpCompareKind kind = state->desc.cmp_kind[0];
+
+	begin_sort(state);
+	for (int64 i = 0; i < state->npairs; i++)
+	{
+		Datum		value;
+		bool		isnull;
+		ItemPointerData tid;
+
+		unpack_pair(&state->pairs[i], kind, &value, &isnull, &tid);
+		put_in_tuplesort(state, &value, &isnull, &tid);
+	}
+	pfree(state->pairs);
+	state->pairs = NULL;
+	state->npairs = 0;
+}
+
+/* Add an entry to the pairs; false if maintenance_work_mem is used up. */
+static bool
+add_pair(BpBuildState *state, Datum value, bool isnull, ItemPointer tid)
+{
+	BpSortPair *pair;
+
+	if (state->npairs == state->pairs_allocated)
+	{
+		int64		grown = Min(state->pairs_allocated * 2, state->max_pairs);
+
+		if (grown <= state->npairs)
+			return false;
+		state->pairs = repalloc_huge(state->pairs, sizeof(BpSortPair) * grown);
+		state->pairs_allocated = grown;
+	}
+	pair = &state->pairs[state->npairs++];
+	pair->key = isnull ? PG_INT64_MAX : pair_key(state->desc.cmp_kind[0], value);
+	pair->tid = ((uint64) ItemPointerGetBlockNumber(tid) << 16) |
+		ItemPointerGetOffsetNumber(tid) | (isnull ? PAIR_NULL_BIT : 0);
+	return true;
+}
+
+/* Feed one heap tuple's index entry to the sort. */
+static void
+build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
+			   bool tupleIsAlive, void *arg)
+{
+	BpBuildState *state = (BpBuildState *) arg;
+
+	if (state->pairs != NULL && !add_pair(state, values[0], isnull[0], tid))
+		spill_pairs(state);
+	if (state->pairs == NULL)
+		put_in_tuplesort(state, values, isnull, tid);
 	state->indtuples += 1;
+}
+
+/*
+ * Start collecting pairs when the index allows it, sized by the heap's
+ * estimated row count, else a tuplesort.
+ */
+static void
+begin_collect(BpBuildState *state, Relation heap)
+{
+	double		estimate = Max(heap->rd_rel->reltuples, 0) * 1.05 + 1024;
+
+	if (!pairs_apply(&state->desc))
+	{
+		begin_sort(state);
+		return;
+	}
+	state->max_pairs = Max((int64) maintenance_work_mem * 1024 / sizeof(BpSortPair),
+						   1024);
+	state->pairs_allocated = Min((int64) Min(estimate, (double) PG_INT64_MAX / 2),
+								 state->max_pairs);
+	state->pairs = MemoryContextAllocHuge(CurrentMemoryContext,
+										  sizeof(BpSortPair) * state->pairs_allocated);
 }
 
 /*
@@ -309,22 +504,45 @@ begin_sort(BpBuildState *state)
 									   TUPLESORT_NONE);
 }
 
+/* Form the slot of the next sorted entry into entry; false at the end. */
+static bool
+next_sorted_entry(BpBuildState *state, int64 done, char *entry)
+{
+	TupleTableSlot *slot = state->sorted_slot;
+	int			natts = state->desc.natts;
+
+	if (state->pairs != NULL)
+	{
+		Datum		value;
+		bool		isnull;
+		ItemPointerData tid;
+
+		if (done >= state->npairs)
+			return false;
+		unpack_pair(&state->pairs[done], state->desc.cmp_kind[0], &value,
+					&isnull, &tid);
+		bp_form_slot(&state->desc, entry, &value, &isnull, &tid);
+		return true;
+	}
+	if (!tuplesort_gettupleslot(state->sort, true, false, slot, NULL))
+		return false;
+	slot_getallattrs(slot);
+	bp_form_slot(&state->desc, entry, slot->tts_values, slot->tts_isnull,
+				 (ItemPointer) DatumGetPointer(slot->tts_values[natts]));
+	return true;
+}
+
 /* Read the sorted entries back and fill the leaves. */
 static void
 load_leaves(BpBuildState *state)
 {
-	TupleTableSlot *slot = state->sorted_slot;
-	int			natts = state->desc.natts;
 	char	   *entry = palloc(state->desc.width);
 	int64		done = 0;
 
 	state->leaf_items = palloc((Size) state->leaf_target * state->desc.width);
 	state->lowkey = palloc0(state->desc.width);
-	while (tuplesort_gettupleslot(state->sort, true, false, slot, NULL))
+	while (next_sorted_entry(state, done, entry))
 	{
-		slot_getallattrs(slot);
-		bp_form_slot(&state->desc, entry, slot->tts_values, slot->tts_isnull,
-					 (ItemPointer) DatumGetPointer(slot->tts_values[natts]));
 		add_sorted_entry(state, entry);
 		if (++done % 10000 == 0)
 			pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, done);
@@ -380,7 +598,7 @@ bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE,
 								 BP_BUILD_PHASE_SCAN);
-	begin_sort(&state);
+	begin_collect(&state, heap);
 	reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
 									   build_callback, &state, NULL);
 
@@ -388,15 +606,23 @@ bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
 								 BP_BUILD_PHASE_SORT);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL,
 								 (int64) state.indtuples);
-	tuplesort_performsort(state.sort);
+	if (state.pairs != NULL)
+		sort_pairs(state.pairs, state.npairs);
+	else
+		tuplesort_performsort(state.sort);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE,
 								 BP_BUILD_PHASE_LOAD);
 	load_leaves(&state);
 	finish_tree(&state);
-	tuplesort_end(state.sort);
-	ExecDropSingleTupleTableSlot(state.sort_slot);
-	ExecDropSingleTupleTableSlot(state.sorted_slot);
+	if (state.pairs != NULL)
+		pfree(state.pairs);
+	else
+	{
+		tuplesort_end(state.sort);
+		ExecDropSingleTupleTableSlot(state.sort_slot);
+		ExecDropSingleTupleTableSlot(state.sorted_slot);
+	}
 
 	if (RelationNeedsWAL(index))
 		log_newpage_range(index, MAIN_FORKNUM, 0, state.next_blkno, true);

@@ -1,0 +1,99 @@
+--
+-- 15_build: CREATE INDEX on one integer-like column sorts (key, heap TID)
+-- pairs in memory, and hands them to a tuplesort once they would outgrow
+-- maintenance_work_mem; other indexes always use the tuplesort.  Either
+-- way the index holds every row, by key and then heap TID, NULLs last.
+--
+CREATE TABLE t_build (i2 int2, i4 int4, i8 int8, o oid, b bool, d date,
+                      ts timestamp, i4b int4)
+WITH (autovacuum_enabled = off);
+-- 120,000 rows in a shuffled heap order: many duplicates, NULLs, and the
+-- extremes of each type (int8's largest value must still sort before NULL)
+INSERT INTO t_build
+SELECT CASE WHEN g % 97 = 0 THEN NULL ELSE (g % 5003 - 2501)::int2 END,
+       CASE WHEN g % 89 = 0 THEN NULL ELSE (g % 40009 - 20004) * 53681 END,
+       CASE WHEN g % 83 = 0 THEN NULL
+            WHEN g % 1000 = 1 THEN 9223372036854775807
+            WHEN g % 1000 = 2 THEN -9223372036854775808
+            ELSE (g % 60013 - 30006) * 153700000000007 END,
+       CASE WHEN g % 79 = 0 THEN NULL ELSE (g::int8 * 2654435761 % 4294967296)::oid END,
+       CASE WHEN g % 73 = 0 THEN NULL ELSE g % 3 = 0 END,
+       CASE WHEN g % 71 = 0 THEN NULL ELSE date '2000-01-01' + (g % 9001 - 4500) END,
+       CASE WHEN g % 67 = 0 THEN NULL
+            ELSE timestamp '2000-01-01' + (g % 70001 - 35000) * interval '37 minutes' END,
+       g % 1009
+FROM generate_series(1, 120000) g
+ORDER BY hashint4(g);
+SELECT count(*), min(o), max(o), max(i8), min(i8) FROM t_build;
+
+-- Does an ordered index scan of col return the rows in the order of a
+-- sort by (col NULLS LAST, ctid)?  The plan must be an Index Scan on idx.
+CREATE FUNCTION build_order_matches(idx text, cols text) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+    plan text;
+    via_index tid[];
+    via_sort tid[];
+BEGIN
+    SET LOCAL enable_seqscan = off;
+    SET LOCAL enable_bitmapscan = off;
+    SET LOCAL enable_sort = off;
+    EXECUTE format('EXPLAIN (COSTS OFF) SELECT ctid FROM t_build ORDER BY %s', cols) INTO plan;
+    IF plan NOT LIKE 'Index Scan using ' || idx || ' %' THEN
+        RAISE EXCEPTION 'expected an Index Scan using %, got %', idx, plan;
+    END IF;
+    EXECUTE format('SELECT array_agg(ctid) FROM (SELECT ctid FROM t_build ORDER BY %s) s', cols)
+        INTO via_index;
+    SET LOCAL enable_seqscan = on;
+    SET LOCAL enable_indexscan = off;
+    SET LOCAL enable_sort = on;
+    EXECUTE format('SELECT array_agg(ctid ORDER BY %s, ctid) FROM t_build', cols) INTO via_sort;
+    RETURN via_index = via_sort AND cardinality(via_index) = 120000;
+END $$;
+
+-- Every item of every page of an index but the metapage.
+CREATE FUNCTION build_entries(idx regclass)
+RETURNS TABLE (blkno bigint, itemno int, region text, block int, key text, ctid tid)
+LANGUAGE sql AS $$
+    SELECT b, p.itemno, p.region, p.block, p.key, p.ctid
+    FROM generate_series(1, pg_relation_size(idx) / 8192 - 1) b,
+         LATERAL bpindex_page_items(idx, b) p
+$$;
+
+-- in memory (the default maintenance_work_mem holds the pairs)
+CREATE INDEX t_build_i2 ON t_build USING bpindex (i2);
+CREATE INDEX t_build_i4 ON t_build USING bpindex (i4);
+CREATE INDEX t_build_i8 ON t_build USING bpindex (i8);
+CREATE INDEX t_build_o ON t_build USING bpindex (o);
+CREATE INDEX t_build_b ON t_build USING bpindex (b);
+CREATE INDEX t_build_d ON t_build USING bpindex (d);
+CREATE INDEX t_build_ts ON t_build USING bpindex (ts);
+-- two columns: always the tuplesort
+CREATE INDEX t_build_two ON t_build USING bpindex (i4b, i2);
+SELECT c.relname, build_order_matches(c.relname, cols) AS order_ok,
+       (SELECT true FROM bpindex_check(c.oid, true)) AS check_ok,
+       (SELECT entries FROM bpindex_stats(c.oid)) AS entries
+FROM (VALUES ('t_build_i2', 'i2'), ('t_build_i4', 'i4'), ('t_build_i8', 'i8'),
+             ('t_build_o', 'o'), ('t_build_b', 'b'), ('t_build_d', 'd'),
+             ('t_build_ts', 'ts'), ('t_build_two', 'i4b, i2')) v(name, cols)
+JOIN pg_class c ON c.relname = v.name
+ORDER BY 1;
+
+-- with 1 MB of maintenance_work_mem (65,536 pairs) the pairs collected so
+-- far move into a tuplesort; the index comes out the same, page for page
+SET maintenance_work_mem = '1MB';
+CREATE INDEX t_build_i8_spilled ON t_build USING bpindex (i8);
+CREATE INDEX t_build_o_spilled ON t_build USING bpindex (o);
+RESET maintenance_work_mem;
+SELECT c.relname, (SELECT true FROM bpindex_check(c.oid, true)) AS check_ok,
+       (SELECT count(*) FROM build_entries(c.oid) WHERE region IN ('log', 'block')) AS entries,
+       NOT EXISTS (SELECT * FROM build_entries(c.oid)
+                   EXCEPT ALL SELECT * FROM build_entries(replace(c.relname, '_spilled', '')::regclass))
+       AND NOT EXISTS (SELECT * FROM build_entries(replace(c.relname, '_spilled', '')::regclass)
+                   EXCEPT ALL SELECT * FROM build_entries(c.oid)) AS same_pages
+FROM pg_class c WHERE c.relname LIKE 't_build_%_spilled'
+ORDER BY 1;
+
+DROP TABLE t_build;
+DROP FUNCTION build_order_matches(text, text);
+DROP FUNCTION build_entries(regclass);
