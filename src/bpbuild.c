@@ -5,7 +5,8 @@
  *	  upper levels bottom-up, write the metapage last, WAL-log it all.
  *
  * Entries are sorted by (key columns, heap TID).  An index on one
- * integer-like column (int2, int4, int8, oid, bool, date, time, timestamp)
+ * integer-like column (int2, int4, int8, oid, bool, date, time, timestamp,
+ * timestamptz)
  * collects (key, TID) pairs in memory and sorts them itself, reading them
  * back in order without chasing a pointer per entry; once the pairs would
  * outgrow maintenance_work_mem, and for every other index, a heap

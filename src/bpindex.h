@@ -306,9 +306,10 @@ typedef struct BpScanKey
 	FmgrInfo	cmp;			/* (index type, argument type) comparison */
 	BpCompareKind kind;			/* inline comparison, if argument has the
 								 * column's type */
-	int			below_limit;	/* a value whose comparison with argument
-								 * is below this sorts before the range */
-	int			above_limit;	/* ... above this, after the range */
+	int			below_limit;	/* value keys: a value whose comparison
+								 * with argument is below this sorts
+								 * before the key's range */
+	int			above_limit;	/* ... above this, after it */
 } BpScanKey;
 
 /* The scan keys of a scan, ordered by column. */
@@ -323,30 +324,6 @@ typedef struct BpScanKeys
 	BpScanKey  *keys;
 	const BpSlotDesc *slot;
 } BpScanKeys;
-
-/*
- * For keys with first_column_inline: is slot below the range (below) or
- * above it (!below)?  Same answers as bp_below_range and bp_above_range.
- */
-static inline bool
-bp_outside_first_column(const BpScanKeys *keys, const char *slot, bool below)
-{
-	const BpSlotDesc *desc = keys->slot;
-	const char *value = slot + desc->att_offset[0];
-
-	if (bp_slot_isnull(desc, slot, 0))
-		return !below;			/* NULLs sort after every value */
-	for (int i = 0; i < keys->nkeys; i++)
-	{
-		const BpScanKey *key = &keys->keys[i];
-		int			c = bp_compare_inline(key->kind, value, key->argument,
-										  desc->att_len[0]);
-
-		if (below ? c < key->below_limit : c > key->above_limit)
-			return true;
-	}
-	return false;
-}
 
 /* For keys with first_column_inline: is slot inside the range? */
 static inline bool

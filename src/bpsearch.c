@@ -57,10 +57,9 @@ lookup_key_comparison(Relation index, int att, Oid subtype, FmgrInfo *cmp)
 }
 
 /*
- * Precompute, for a value key, which results of comparing a column value
- * with its argument put the value outside the key's range: below it when
- * the comparison is less than below_limit, above it when greater than
- * above_limit.
+ * What a value key's strategy means, once: comparing a column value with
+ * the argument, a result below below_limit puts the value below the key's
+ * range, one above above_limit above it.
  */
 static void
 set_range_limits(BpScanKey *key)
@@ -85,6 +84,8 @@ set_range_limits(BpScanKey *key)
 		case BTGreaterStrategyNumber:
 			key->below_limit = 1;
 			break;
+		default:
+			elog(ERROR, "unrecognized bpindex strategy number %d", key->strategy);
 	}
 }
 
@@ -121,6 +122,7 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 		key->kind = BP_CMP_FMGR;
 		if (key->flags == 0)
 		{
+			set_range_limits(key);
 			lookup_key_comparison(index, key->attno, sk->sk_subtype, &key->cmp);
 			if (!OidIsValid(sk->sk_subtype) ||
 				sk->sk_subtype == index->rd_opcintype[key->attno])
@@ -140,12 +142,9 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 	out->nkeys = n;
 	out->first_column_inline = n > 0;
 	for (int i = 0; i < n; i++)
-	{
-		set_range_limits(&out->keys[i]);
 		if (out->keys[i].attno != 0 || out->keys[i].flags != 0 ||
 			out->keys[i].kind == BP_CMP_FMGR)
 			out->first_column_inline = false;
-	}
 
 	/* exact: every keyed column follows columns pinned by equality keys */
 	out->exact = true;
@@ -181,21 +180,9 @@ test_key(const BpScanKey *key, const BpSlotDesc *desc, const char *slot)
 											key->collation,
 											bp_slot_datum(desc, slot, key->attno),
 											key->argument));
-	switch (key->strategy)
-	{
-		case BTLessStrategyNumber:
-			return c < 0 ? BP_KEY_MATCH : BP_KEY_ABOVE;
-		case BTLessEqualStrategyNumber:
-			return c <= 0 ? BP_KEY_MATCH : BP_KEY_ABOVE;
-		case BTEqualStrategyNumber:
-			return c == 0 ? BP_KEY_MATCH : (c < 0 ? BP_KEY_BELOW : BP_KEY_ABOVE);
-		case BTGreaterEqualStrategyNumber:
-			return c >= 0 ? BP_KEY_MATCH : BP_KEY_BELOW;
-		case BTGreaterStrategyNumber:
-			return c > 0 ? BP_KEY_MATCH : BP_KEY_BELOW;
-	}
-	elog(ERROR, "unrecognized bpindex strategy number %d", key->strategy);
-	return BP_KEY_ABOVE;		/* keep compiler quiet */
+	if (c < key->below_limit)
+		return BP_KEY_BELOW;
+	return c > key->above_limit ? BP_KEY_ABOVE : BP_KEY_MATCH;
 }
 
 /* Test every key; the first failure tells on which side the entry lies. */
@@ -247,6 +234,30 @@ outside_range(const BpScanKeys *keys, const char *slot, BpKeyResult side)
 	return false;
 }
 
+/*
+ * outside_range for keys with first_column_inline: is slot below the range
+ * (below) or above it (!below)?  One inline comparison per key.
+ */
+static inline bool
+outside_first_column(const BpScanKeys *keys, const char *slot, bool below)
+{
+	const BpSlotDesc *desc = keys->slot;
+	const char *value = slot + desc->att_offset[0];
+
+	if (bp_slot_isnull(desc, slot, 0))
+		return !below;			/* NULLs sort after every value */
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		const BpScanKey *key = &keys->keys[i];
+		int			c = bp_compare_inline(key->kind, value, key->argument,
+										  desc->att_len[0]);
+
+		if (below ? c < key->below_limit : c > key->above_limit)
+			return true;
+	}
+	return false;
+}
+
 /* Does slot sort before every entry the keys can match? */
 bool
 bp_below_range(const void *slot, void *arg)
@@ -254,7 +265,7 @@ bp_below_range(const void *slot, void *arg)
 	const BpScanKeys *keys = (const BpScanKeys *) arg;
 
 	if (keys->first_column_inline)
-		return bp_outside_first_column(keys, slot, true);
+		return outside_first_column(keys, slot, true);
 	return outside_range(keys, slot, BP_KEY_BELOW);
 }
 
@@ -265,7 +276,7 @@ bp_above_range(const void *slot, void *arg)
 	const BpScanKeys *keys = (const BpScanKeys *) arg;
 
 	if (keys->first_column_inline)
-		return bp_outside_first_column(keys, slot, false);
+		return outside_first_column(keys, slot, false);
 	return outside_range(keys, slot, BP_KEY_ABOVE);
 }
 
