@@ -398,6 +398,56 @@ SELECT * FROM bp_queries('ins asc10', ARRAY[
 ]);
 SELECT * FROM bp_failures('ins asc10');
 
+-- Two interleaved ascending streams, as two sessions loading consecutive
+-- batches make them: rows alternate between a batch and the next one,
+-- 1000 keys each, so one stream runs just below the other.  The lower
+-- stream's keys go through the log; when its flush finds no room, the
+-- leaf splits right after the stream's latest key and both halves are
+-- packed into their first blocks, so each stream appends at the top of
+-- its own leaf.  Redistributing those leaves and splitting them in half
+-- when full left them about 65 % full on average; the stream splits leave
+-- them above 72 %.
+CREATE TABLE t_ins_two (k int8);
+CREATE INDEX t_ins_two_bp ON t_ins_two USING bpindex (k);
+INSERT INTO t_ins_two
+SELECT ((g / 2) / 1000 * 2 + g % 2) * 1000 + (g / 2) % 1000
+FROM generate_series(0, 39999) g;
+ANALYZE t_ins_two;
+SELECT * FROM ins_verify('t_ins_two_bp');
+SELECT avg_leaf_fill > 0.72 AS streams_split_apart FROM bpindex_stats('t_ins_two_bp');
+SELECT * FROM bp_queries('ins two', ARRAY[
+    'select k from t_ins_two where k = 17999',
+    'select k from t_ins_two where k between 16990 and 18010',
+    'select k from t_ins_two where k >= 39990',
+    'select k from t_ins_two order by k',
+    'select k from t_ins_two order by k desc',
+    'select k from t_ins_two where k > 21000 order by k limit 10'
+]);
+SELECT * FROM bp_failures('ins two');
+
+-- One ascending stream inside a gap between built keys: the leaf of the
+-- gap splits after the stream (the keys above it move to the right
+-- leaf), then the stream fills its own leaves to the fillfactor: the
+-- leaves end about 89 % full on average, where splitting in half left
+-- them 61 % full.
+CREATE TABLE t_ins_gap (k int8);
+INSERT INTO t_ins_gap SELECT i::int8 * 1000000 FROM generate_series(1, 20000) i;
+CREATE INDEX t_ins_gap_bp ON t_ins_gap USING bpindex (k);
+INSERT INTO t_ins_gap SELECT 5000000000 + i FROM generate_series(1, 30000) i;
+ANALYZE t_ins_gap;
+SELECT * FROM ins_verify('t_ins_gap_bp');
+SELECT avg_leaf_fill > 0.85 AS stream_leaves_filled FROM bpindex_stats('t_ins_gap_bp');
+SELECT * FROM bp_queries('ins gap', ARRAY[
+    'select k from t_ins_gap where k = 5000000000',
+    'select k from t_ins_gap where k = 5001000000',
+    'select k from t_ins_gap where k between 4999000000 and 5000000100',
+    'select k from t_ins_gap where k between 5000029990 and 5002000000',
+    'select k from t_ins_gap order by k',
+    'select k from t_ins_gap where k > 5000015000 order by k limit 10',
+    'select k from t_ins_gap where k < 5000015000 order by k desc limit 10'
+]);
+SELECT * FROM bp_failures('ins gap');
+
 -- Descending keys: every insert goes to the leftmost leaf, which splits
 -- in half; then ascending keys above them, which the cached leaf (the
 -- leftmost) does not cover

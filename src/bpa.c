@@ -859,8 +859,9 @@ flush_log(char *region, BpaCompareFn cmp, void *arg, char *scratch)
 /*
  * Case 1 of an insert without the duplicate check: append slot to the log
  * if the log keeps a free slot afterwards.  Returns false, changing
- * nothing, if it would not.  Only the BpaHeader and the new log slot
- * change, so a caller that logs changes byte ranges logs just those.
+ * nothing, if it would not.  Only the new log slot and the BpaHeader's
+ * counters from log_count to nentries change, so a caller that logs byte
+ * ranges logs just those.
  */
 bool
 bpa_append_to_log(char *region, const void *slot)
@@ -916,8 +917,9 @@ add_touched(BpaTouched *touched, const char *region, const void *at,
  * Store slot into block b, which bpa_ascending_block chose for it (the
  * region unchanged since), without the duplicate check and without
  * comparisons.  touched receives the byte ranges that changed, in
- * ascending order: the BpaHeader, the block's count, and, for a new
- * block, its sorted bit and header slot; then the new block slot.
+ * ascending order: the entry count (and for a new block the used block
+ * count) in the BpaHeader, the block's count, and, for a new block, its
+ * sorted bit and header slot; then the new block slot.
  */
 void
 bpa_store_ascending(char *region, int b, const void *slot, BpaTouched *touched)
@@ -938,7 +940,12 @@ bpa_store_ascending(char *region, int b, const void *slot, BpaTouched *touched)
 	h->nentries++;
 
 	touched->n = 0;
-	add_touched(touched, region, h, sizeof(BpaHeader));
+	if (opens)
+		add_touched(touched, region, &h->used_blocks,
+					offsetof(BpaHeader, nentries) + sizeof(uint16_t) -
+					offsetof(BpaHeader, used_blocks));
+	else
+		add_touched(touched, region, &h->nentries, sizeof(uint16_t));
 	add_touched(touched, region, &counts[b], sizeof(uint16_t));
 	if (opens)
 	{
@@ -956,12 +963,14 @@ bpa_log_slot_offset(const char *region, int i)
 }
 
 /*
- * Insert slot.  Appends to the log; when that fills the log, flushes it
- * (case 2a) or redistributes everything (case 2b).
+ * Insert slot, short of redistributing.  Appends to the log; when that
+ * fills the log, flushes it (case 2a).  Returns BPA_CROWDED, changing
+ * nothing, when only a redistribution would make room (case 2b, see
+ * bpa_redistribute), and BPA_FULL when not even that would.
  */
 BpaInsertResult
-bpa_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
-		   char *scratch)
+bpa_try_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
+			   char *scratch)
 {
 	BpaHeader  *h = hdr(region);
 	const BpaLayout *l = &h->layout;
@@ -980,18 +989,90 @@ bpa_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
 	 */
 	if (h->nentries + 1 > bpa_block_capacity(l))
 		return BPA_FULL;
-	if (h->used_blocks > 0)
+	if (h->used_blocks == 0)
+		return BPA_CROWDED;
+	memcpy(log_slot(region, h->log_count++), slot, l->slot_width);
+	if (flush_log(region, cmp, arg, scratch))
 	{
-		memcpy(log_slot(region, h->log_count++), slot, l->slot_width);
-		if (flush_log(region, cmp, arg, scratch))
-		{
-			h->nentries++;
-			return BPA_INSERTED;
-		}
-		h->log_count--;
+		h->nentries++;
+		return BPA_INSERTED;
 	}
+	h->log_count--;
+	return BPA_CROWDED;
+}
+
+/*
+ * Insert slot by redistributing every entry over the blocks (case 2b of
+ * the thesis), after bpa_try_insert returned BPA_CROWDED for it.
+ */
+void
+bpa_redistribute(char *region, const void *slot, BpaCompareFn cmp, void *arg,
+				 char *scratch)
+{
+	redistribute(region, slot, cmp, arg, scratch);
+}
+
+/*
+ * Insert slot: bpa_try_insert, redistributing when the log's flush does
+ * not find room.
+ */
+BpaInsertResult
+bpa_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
+		   char *scratch)
+{
+	BpaInsertResult result = bpa_try_insert(region, slot, cmp, arg, scratch);
+
+	if (result != BPA_CROWDED)
+		return result;
 	redistribute(region, slot, cmp, arg, scratch);
 	return BPA_INSERTED;
+}
+
+/*
+ * Do the log's entries and slot, the latest inserts, lie in one gap
+ * between the entries of the blocks (a stream of ascending inserts at one
+ * place, such as the lower of two interleaved ascending streams)?  If so,
+ * returns how many entries, slot included, sort at or before the
+ * stream's highest one: where a split separates the stream from the
+ * entries above it.  Returns -1 if they do not.
+ */
+int
+bpa_stream_rank(const char *region, const void *slot, BpaCompareFn cmp,
+				void *arg)
+{
+	const BpaHeader *h = hdr(region);
+	const uint16_t *counts = block_counts(region);
+	const void *lo = slot;
+	const void *hi = slot;
+	int			first;
+	int			last;
+	int			rank;
+
+	for (int i = 0; i < h->log_count; i++)
+	{
+		if (cmp(log_slot(region, i), lo, arg) < 0)
+			lo = log_slot(region, i);
+		if (cmp(log_slot(region, i), hi, arg) > 0)
+			hi = log_slot(region, i);
+	}
+	if (h->used_blocks == 0)
+		return h->log_count + 1;
+	first = destination_block(region, lo, cmp, arg);
+	last = destination_block(region, hi, cmp, arg);
+	rank = h->log_count + 1;
+	for (int b = 0; b < last; b++)
+		rank += counts[b];
+	for (int b = first; b <= last; b++)
+		for (int j = 0; j < counts[b]; j++)
+		{
+			const char *e = block_slot(region, b, j);
+
+			if (cmp(e, lo, arg) > 0 && cmp(e, hi, arg) < 0)
+				return -1;
+			if (b == last && cmp(e, hi, arg) < 0)
+				rank++;
+		}
+	return rank;
 }
 
 /* Remove the stored slot equal to slot; false if there is none. */

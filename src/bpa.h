@@ -85,7 +85,9 @@ typedef enum BpaInsertResult
 {
 	BPA_INSERTED,				/* the entry is stored */
 	BPA_DUPLICATE,				/* an equal entry was already stored */
-	BPA_FULL					/* no room: the caller must split */
+	BPA_FULL,					/* no room: the caller must split */
+	BPA_CROWDED					/* bpa_try_insert: only a redistribution
+								 * makes room */
 } BpaInsertResult;
 
 /* Layout and sizing */
@@ -112,6 +114,13 @@ extern const BpaLayout *bpa_layout(const char *region);
 /* Point operations */
 extern BpaInsertResult bpa_insert(char *region, const void *slot,
 								  BpaCompareFn cmp, void *arg, char *scratch);
+extern BpaInsertResult bpa_try_insert(char *region, const void *slot,
+									  BpaCompareFn cmp, void *arg,
+									  char *scratch);
+extern void bpa_redistribute(char *region, const void *slot,
+							 BpaCompareFn cmp, void *arg, char *scratch);
+extern int	bpa_stream_rank(const char *region, const void *slot,
+							BpaCompareFn cmp, void *arg);
 extern bool bpa_append_to_log(char *region, const void *slot);
 extern size_t bpa_log_slot_offset(const char *region, int i);
 extern int	bpa_ascending_block(const char *region, const void *slot,

@@ -97,6 +97,35 @@ log_touched(Buffer buf, Page page, const char *region, const BpaTouched *touched
 }
 
 /*
+ * Where a leaf of n entries (slot included) whose log is full splits to
+ * set free a stream of ascending inserts at one place, or -1 for no such
+ * split.  The latest inserts (the log and slot) must lie in one gap
+ * between the stored entries.  A stream with entries above it splits
+ * right after its highest entry, if the left page keeps at least a
+ * quarter of a leaf: then each half has its own top to append to.  A
+ * stream at the top of the leaf splits as nbtree's rightmost page does,
+ * the left page keeping its fill target, once the leaf holds that many.
+ * Otherwise the leaf redistributes or splits in half.  stream_in_left
+ * tells whether the stream goes on in the left page.
+ */
+static int
+stream_split_point(BpIndexState *state, const char *region, const char *slot,
+				   int n, bool *stream_in_left)
+{
+	const BpaLayout *layout = &state->meta.leaf_layout;
+	int			target = bpa_fill_target(layout, state->meta.fillfactor);
+	int			rank = bpa_stream_rank(region, slot, bp_compare_slots,
+									   &state->slot);
+
+	*stream_in_left = rank < n;
+	if (rank < 0)
+		return -1;
+	if (rank >= n)
+		return n > target ? target : -1;
+	return rank >= bpa_block_capacity(layout) / 4 ? rank : -1;
+}
+
+/*
  * Insert into the BPA of an exclusively locked leaf, WAL-logged.  An
  * ascending insert goes straight into the last block and a log append is
  * the common case otherwise; both change a few byte ranges, logged as
@@ -138,27 +167,49 @@ insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 		MarkBufferDirty(buf);
 		if (RelationNeedsWAL(index))
 			bp_log_ranges(buf, page, 2,
-						  (Size[]) {region - (char *) page,
+						  (Size[]) {region - (char *) page +
+									offsetof(BpaHeader, log_count),
 									region - (char *) page +
 									bpa_log_slot_offset(region, log_index)},
-						  (Size[]) {sizeof(BpaHeader), width});
+						  (Size[]) {offsetof(BpaHeader, nentries) + sizeof(uint16) -
+									offsetof(BpaHeader, log_count), width});
 		END_CRIT_SECTION();
 		return BPA_INSERTED;
 	}
 	END_CRIT_SECTION();
 
 	memcpy(copy.data, page, BLCKSZ);
-	result = bpa_insert(bp_leaf_region(copy.data, width), slot,
-						bp_compare_slots, &state->slot, state->scratch);
+	result = bpa_try_insert(bp_leaf_region(copy.data, width), slot,
+							bp_compare_slots, &state->slot, state->scratch);
+	if (result == BPA_CROWDED)
+	{
+		bool		stream_in_left;
+
+		/* a stream of inserts that a split sets free splits the leaf */
+		if (stream_split_point(state, region, slot, bpa_count(region) + 1,
+							   &stream_in_left) >= 0)
+			return BPA_FULL;
+		bpa_redistribute(bp_leaf_region(copy.data, width), slot,
+						 bp_compare_slots, &state->slot, state->scratch);
+		result = BPA_INSERTED;
+	}
 	if (result == BPA_INSERTED)
 		bp_install_page(index, buf, copy.data);
 	return result;
 }
 
+/* A split point moved so that neither half exceeds what a page holds. */
+static int
+fit_split(int nleft, int n, int capacity)
+{
+	return Min(Max(nleft, n - capacity), capacity);
+}
+
 /*
- * Where a full page of n entries (the new one at pos) splits: in half,
- * or, when the new entry goes last on the rightmost page (ascending
- * inserts), so that the left page keeps target entries, as nbtree does.
+ * Where a full page of n entries (the new one at pos) splits when no
+ * stream sets the point: in half, or, when the new entry goes last on the
+ * rightmost page (ascending inserts), so that the left page keeps target
+ * entries, as nbtree does.
  */
 static int
 split_point(int n, int pos, uint16 flags, int target, int capacity)
@@ -167,8 +218,7 @@ split_point(int n, int pos, uint16 flags, int target, int capacity)
 
 	if (!(flags & BP_HAS_HIGH) && pos == n - 1)
 		nleft = Max(1, Min(n - 1, target));
-	/* neither half may exceed what a page holds */
-	return Min(Max(nleft, n - capacity), capacity);
+	return fit_split(nleft, n, capacity);
 }
 
 /* Insert slot into a sorted array of n slots; returns its position. */
@@ -212,6 +262,9 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	int			n;
 	int			pos;
 	int			nleft;
+	int			capacity = bpa_block_capacity(layout);
+	bool		pack_left;
+	bool		pack_right;
 	char	   *pivot;
 	Buffer		rbuf;
 	BlockNumber right;
@@ -222,9 +275,19 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	n = bpa_sorted(bp_leaf_region(page, width), bp_compare_slots, (void *) desc,
 				   NULL, NULL, items, state->scratch);
 	pos = insert_sorted(items, n++, slot, desc);
-	nleft = split_point(n, pos, opaque->flags,
-						bpa_fill_target(layout, state->meta.fillfactor),
-						bpa_block_capacity(layout));
+	nleft = stream_split_point(state, bp_leaf_region(page, width), slot, n,
+							   &pack_left);
+	pack_right = nleft >= 0;
+	if (nleft < 0)
+	{
+		nleft = split_point(n, pos, opaque->flags,
+							bpa_fill_target(layout, state->meta.fillfactor),
+							capacity);
+		pack_right = !(opaque->flags & BP_HAS_HIGH) && pos == n - 1;
+		pack_left = false;
+	}
+	else
+		nleft = fit_split(nleft, n, capacity);
 	pivot = items + (Size) nleft * width;
 
 	rbuf = bp_new_buffer(index);
@@ -235,19 +298,24 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 
 	/*
 	 * The right page takes over the left page's high key and right-link.
-	 * After an ascending split its entries are packed into its first
-	 * blocks, so that the next ascending inserts open new blocks instead
-	 * of redistributing the leaf at every flush.
+	 * The half in which a stream of ascending inserts goes on (and the
+	 * right half after a stream split, whose top another stream may be
+	 * appending to) is packed into its first blocks, so that the next
+	 * ascending inserts at its top open new blocks instead of
+	 * redistributing the leaf at every flush.
 	 */
 	bp_fill_leaf(rpage, desc, layout, pivot, n - nleft, pivot,
 				 (opaque->flags & BP_HAS_HIGH) ? bp_page_highkey(page, width) : NULL,
-				 !(opaque->flags & BP_HAS_HIGH) && pos == n - 1);
+				 pack_right);
 	BpPageGetOpaque(rpage)->rightlink = opaque->rightlink;
 
 	BpPageGetOpaque(lpage)->flags |= BP_HAS_HIGH | BP_INCOMPLETE_SPLIT;
 	BpPageGetOpaque(lpage)->rightlink = right;
 	memcpy(bp_page_highkey(lpage, width), pivot, width);
-	bpa_build(bp_leaf_region(lpage, width), items, nleft);
+	if (pack_left)
+		bpa_build_packed(bp_leaf_region(lpage, width), items, nleft);
+	else
+		bpa_build(bp_leaf_region(lpage, width), items, nleft);
 	GenericXLogFinish(xlog);
 	UnlockReleaseBuffer(rbuf);
 

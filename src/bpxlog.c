@@ -56,7 +56,9 @@ insert_record(Buffer buf, Page page, const char *delta, Size len)
 
 /*
  * WAL-log n byte ranges of the page in buf that the caller has just
- * changed (within a critical section, with the buffer dirtied).
+ * changed (within a critical section, with the buffer dirtied), in
+ * ascending order.  Ranges no further apart than a fragment's own header
+ * go into one fragment.
  */
 void
 bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
@@ -64,12 +66,18 @@ bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
 {
 	PGAlignedBlock delta;
 	Size		len = 0;
+	int			i = 0;
 
-	for (int i = 0; i < n; i++)
+	while (i < n)
 	{
-		Assert(len + 2 * sizeof(OffsetNumber) + lengths[i] <= BLCKSZ);
-		len = add_fragment(delta.data, len, (const char *) page, offsets[i],
-						   lengths[i]);
+		Size		start = offsets[i];
+		Size		end = offsets[i] + lengths[i];
+
+		for (i++; i < n && offsets[i] <= end + 2 * sizeof(OffsetNumber); i++)
+			end = Max(end, offsets[i] + lengths[i]);
+		Assert(len + 2 * sizeof(OffsetNumber) + (end - start) <= BLCKSZ);
+		len = add_fragment(delta.data, len, (const char *) page, start,
+						   end - start);
 	}
 	insert_record(buf, page, delta.data, len);
 }

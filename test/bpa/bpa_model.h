@@ -504,6 +504,9 @@ typedef struct BmStats
 	long		full_wrote_free_log;	/* BPA_FULL that wrote a free log slot */
 	long		flushes;
 	long		ascending;		/* bpa_store_ascending calls */
+	long		crowded;		/* bpa_try_insert returning BPA_CROWDED */
+	long		streams;		/* bpa_stream_rank finding a stream */
+	long		no_streams;		/* bpa_stream_rank finding none */
 	long		removed;
 	long		remove_missing;
 	long		found;
@@ -542,6 +545,7 @@ typedef struct BmEngine
 	char	   *query;			/* exact-size buffer for argument slots */
 	long		opno;
 	const char *opname;
+	bool		try_first;		/* insert by bpa_try_insert + bpa_redistribute */
 	BmStats		stats;
 } BmEngine;
 
@@ -824,6 +828,16 @@ bm_gen_new(BmEngine *e, BmInst *in, BmSource *s, char *out)
 	} while (found && tries < 100000);
 }
 
+/* Is slot stored (by the model)? */
+static inline bool
+bm_model_contains(BmEngine *e, BmInst *in, const char *slot)
+{
+	bool		found;
+
+	bm_model_lower(&in->model, slot, &e->cmparg, &found);
+	return found;
+}
+
 /*
  * Byte offset of the log: after BpaHeader, block_count[num_blocks] and the
  * sorted bits, padded to 8 bytes (the region layout described in bpa.h
@@ -856,6 +870,77 @@ bm_same_but_free_log(const BmEngine *e, const char *a, const char *b,
 }
 
 /*
+ * bpa_stream_rank() of slot, which is not stored, against the model: the
+ * log's entries and slot form a stream when every stored entry strictly
+ * between their lowest and highest is one of them, and the rank is then
+ * the number of stored entries at or below the highest, plus slot.
+ */
+static bool
+bm_check_stream_rank(BmEngine *e, BmInst *in, const char *slot)
+{
+	const char *lo = slot;
+	const char *hi = slot;
+	int			nlog = bpa_log_count(in->region);
+	int			want = 1;
+	int			got;
+
+	memcpy(e->snapshot, in->region, e->region_size);
+	for (int i = 0; i < nlog; i++)
+	{
+		const char *entry = bpa_log_entry(in->region, i);
+
+		if (bm_cmp(entry, lo, &e->cmparg) < 0)
+			lo = entry;
+		if (bm_cmp(entry, hi, &e->cmparg) > 0)
+			hi = entry;
+	}
+	for (int k = 0; k < in->model.n && want > 0; k++)
+	{
+		const char *m = bm_model_at(&in->model, k);
+		bool		in_log = false;
+
+		if (bm_cmp(m, hi, &e->cmparg) > 0)
+			break;
+		want++;
+		for (int i = 0; i < nlog && !in_log; i++)
+			in_log = bm_cmp(m, bpa_log_entry(in->region, i), &e->cmparg) == 0;
+		if (!in_log && bm_cmp(m, lo, &e->cmparg) > 0 && bm_cmp(m, hi, &e->cmparg) < 0)
+			want = -1;
+	}
+	memcpy(e->query, slot, e->width);
+	got = bpa_stream_rank(in->region, e->query, bm_cmp, &e->cmparg);
+	if (memcmp(e->snapshot, in->region, e->region_size) != 0)
+		return bm_fail("bpa_stream_rank changed the region");
+	if (got != want)
+		return bm_fail("bpa_stream_rank of %s with %d logged gave %d, expected %d",
+					   bm_slot_str(e->width, slot), nlog, got, want);
+	if (got < 0)
+		e->stats.no_streams++;
+	else
+		e->stats.streams++;
+	return true;
+}
+
+/*
+ * bpa_try_insert returned BPA_CROWDED: allowed only for a new slot that
+ * fills the log, when the entries would fit the blocks, and it must not
+ * have changed the region outside the free log slots.
+ */
+static bool
+bm_crowded_ok(BmEngine *e, BmInst *in, const BmHdr *before, int n0, bool found)
+{
+	if (found)
+		return bm_fail("bpa_try_insert of a stored slot returned BPA_CROWDED");
+	if (before->h.log_count != e->layout.log_size - 1 || n0 + 1 > e->capacity)
+		return bm_fail("BPA_CROWDED with log %u of %u and %d entries (block capacity %d)",
+					   before->h.log_count, e->layout.log_size, n0, e->capacity);
+	if (!bm_same_but_free_log(e, e->snapshot, in->region, before->h.log_count))
+		return bm_fail("bpa_try_insert returning BPA_CROWDED changed the region");
+	e->stats.crowded++;
+	return true;
+}
+
+/*
  * Insert slot and compare the outcome with the model.  With full, verify
  * everything afterwards; otherwise only the cheap header checks.
  */
@@ -875,7 +960,21 @@ bm_do_insert(BmEngine *e, BmInst *in, const char *slot, bool full,
 	bm_read_hdr(e, in->region, &before);
 	memcpy(e->query, slot, e->width);
 	bm_scribble(e);
-	r = bpa_insert(in->region, e->query, bm_cmp, &e->cmparg, e->scratch);
+	if (e->try_first)
+	{
+		r = bpa_try_insert(in->region, e->query, bm_cmp, &e->cmparg, e->scratch);
+		if (r == BPA_CROWDED &&
+			!bm_crowded_ok(e, in, &before, n0, found))
+			return false;
+		if (r == BPA_CROWDED)
+		{
+			bm_scribble(e);
+			bpa_redistribute(in->region, e->query, bm_cmp, &e->cmparg, e->scratch);
+			r = BPA_INSERTED;
+		}
+	}
+	else
+		r = bpa_insert(in->region, e->query, bm_cmp, &e->cmparg, e->scratch);
 	if (result != NULL)
 		*result = r;
 	if (memcmp(e->query, slot, e->width) != 0)
@@ -1559,9 +1658,28 @@ bm_step(BmEngine *e, BmSource *s)
 	}
 	if (op < 34)
 	{
+		bool		ok;
+		int			nlog = bpa_log_count(in->region);
+
 		e->opname = "insert";
-		bm_gen_slot(e, s, slot);
-		return bm_do_insert(e, in, slot, true, NULL);
+		e->try_first = bm_src_below(s, 2) == 0;
+		if (e->try_first && nlog > 0 && bm_src_below(s, 2) == 0)
+		{
+			/* continue a stream just above the latest logged entry */
+			const char *last = bpa_log_entry(in->region, nlog - 1);
+
+			bm_slot_make(e->width, slot,
+						 bm_slot_key(e->width, last) + (int64_t) bm_src_below(s, 2),
+						 bm_slot_tid(e->width, last) + 1 + bm_src_below(s, 3), &e->rng);
+		}
+		else
+			bm_gen_slot(e, s, slot);
+		ok = true;
+		if (e->try_first && !bm_model_contains(e, in, slot))
+			ok = bm_check_stream_rank(e, in, slot);
+		ok = ok && bm_do_insert(e, in, slot, true, NULL);
+		e->try_first = false;
+		return ok;
 	}
 	if (op < 40)
 	{
