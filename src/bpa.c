@@ -1030,10 +1030,10 @@ bpa_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
 
 /*
  * Do the log's entries and slot, the latest inserts, lie in one gap
- * between the entries of the blocks (a stream of ascending inserts at one
- * place, such as the lower of two interleaved ascending streams)?  If so,
- * returns how many entries, slot included, sort at or before the
- * stream's highest one: where a split separates the stream from the
+ * between the entries of the blocks, slot above all of them (a stream of
+ * ascending inserts at one place, such as the lower of two interleaved
+ * ascending streams)?  If so, returns how many entries, slot included,
+ * sort at or before slot: where a split separates the stream from the
  * entries above it.  Returns -1 if they do not.
  */
 int
@@ -1050,10 +1050,10 @@ bpa_stream_rank(const char *region, const void *slot, BpaCompareFn cmp,
 
 	for (int i = 0; i < h->log_count; i++)
 	{
+		if (cmp(log_slot(region, i), hi, arg) > 0)
+			return -1;
 		if (cmp(log_slot(region, i), lo, arg) < 0)
 			lo = log_slot(region, i);
-		if (cmp(log_slot(region, i), hi, arg) > 0)
-			hi = log_slot(region, i);
 	}
 	if (h->used_blocks == 0)
 		return h->log_count + 1;

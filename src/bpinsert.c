@@ -100,7 +100,9 @@ log_touched(Buffer buf, Page page, const char *region, const BpaTouched *touched
  * Where a leaf of n entries (slot included) whose log is full splits to
  * set free a stream of ascending inserts at one place, or -1 for no such
  * split.  The latest inserts (the log and slot) must lie in one gap
- * between the stored entries.  A stream with entries above it splits
+ * between the stored entries, slot the highest of them (a descending
+ * stream would leave a page of a log's worth of entries behind at each
+ * split).  A stream with entries above it splits
  * right after its highest entry, if the left page keeps at least a
  * quarter of a leaf: then each half has its own top to append to.  A
  * stream at the top of the leaf splits as nbtree's rightmost page does,

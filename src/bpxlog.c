@@ -56,9 +56,9 @@ insert_record(Buffer buf, Page page, const char *delta, Size len)
 
 /*
  * WAL-log n byte ranges of the page in buf that the caller has just
- * changed (within a critical section, with the buffer dirtied), in
- * ascending order.  Ranges no further apart than a fragment's own header
- * go into one fragment.
+ * changed (within a critical section, with the buffer dirtied).  A range
+ * that follows the previous one by no more than a fragment's own header
+ * joins its fragment.
  */
 void
 bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
@@ -73,7 +73,8 @@ bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
 		Size		start = offsets[i];
 		Size		end = offsets[i] + lengths[i];
 
-		for (i++; i < n && offsets[i] <= end + 2 * sizeof(OffsetNumber); i++)
+		for (i++; i < n && offsets[i] >= start &&
+			 offsets[i] <= end + 2 * sizeof(OffsetNumber); i++)
 			end = Max(end, offsets[i] + lengths[i]);
 		Assert(len + 2 * sizeof(OffsetNumber) + (end - start) <= BLCKSZ);
 		len = add_fragment(delta.data, len, (const char *) page, start,

@@ -350,7 +350,7 @@ sub s2_cluster
 		'2/1', 'inner leaf split: two levels, one incomplete split');
 	check_index($r, 's1_bp', 1, 'inner leaf split');
 	compare_scans($r, 'inner leaf split', \@s1_queries);
-	insert_ok($r, 'INSERT INTO s1 SELECT (g * 4999) % 5000, 0 FROM generate_series(1, 3000) g',
+	insert_ok($r, 'INSERT INTO s1 SELECT (g * 4999) % 5000, 0 FROM generate_series(1, 5000) g',
 		'inner leaf split: inserts over the whole key range');
 	is(index_stat($r, 's1_bp', 'incomplete_splits'), '0',
 		'inner leaf split: the split was finished');

@@ -871,9 +871,10 @@ bm_same_but_free_log(const BmEngine *e, const char *a, const char *b,
 
 /*
  * bpa_stream_rank() of slot, which is not stored, against the model: the
- * log's entries and slot form a stream when every stored entry strictly
- * between their lowest and highest is one of them, and the rank is then
- * the number of stored entries at or below the highest, plus slot.
+ * log's entries and slot form a stream when slot is the highest of them
+ * and every stored entry strictly between their lowest and slot is one of
+ * them, and the rank is then the number of stored entries below slot,
+ * plus slot.
  */
 static bool
 bm_check_stream_rank(BmEngine *e, BmInst *in, const char *slot)
@@ -894,6 +895,8 @@ bm_check_stream_rank(BmEngine *e, BmInst *in, const char *slot)
 		if (bm_cmp(entry, hi, &e->cmparg) > 0)
 			hi = entry;
 	}
+	if (hi != slot)
+		want = -1;
 	for (int k = 0; k < in->model.n && want > 0; k++)
 	{
 		const char *m = bm_model_at(&in->model, k);
