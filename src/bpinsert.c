@@ -102,13 +102,13 @@ log_touched(Buffer buf, Page page, const char *region, const BpaTouched *touched
  * split.  The latest inserts (the log and slot) must lie in one gap
  * between the stored entries, slot the highest of them (a descending
  * stream would leave a page of a log's worth of entries behind at each
- * split).  A stream with entries above it splits
- * right after its highest entry, if the left page keeps at least a
- * quarter of a leaf: then each half has its own top to append to.  A
- * stream at the top of the leaf splits as nbtree's rightmost page does,
- * the left page keeping its fill target, once the leaf holds that many.
- * Otherwise the leaf redistributes or splits in half.  stream_in_left
- * tells whether the stream goes on in the left page.
+ * split).  A stream with entries above it splits right after slot, if
+ * the left page keeps at least a quarter of a leaf: then each half has
+ * its own top to append to.  A stream at the top of the leaf splits as
+ * nbtree's rightmost page does, the left page keeping its fill target,
+ * once the leaf holds more.  Otherwise the leaf redistributes or splits
+ * in half.  stream_in_left tells whether the stream goes on in the left
+ * page.
  */
 static int
 stream_split_point(BpIndexState *state, const char *region, const char *slot,
