@@ -481,7 +481,9 @@ def markdown(rows, none_rates, run, pg, pngs, explanations=(), history=()):
          f"- mode: {run['mode']}: {run['nkeys']:,} keys, {run['ninsert']:,} inserted keys "
          f"(insert workload), {run['nprobe']:,} probe keys, {run['nranges']:,} EXPLAIN ranges per "
          f"map_range point, {run['clients']} pgbench clients, {run['reps']} repetitions per index "
-         f"and workload (btree and bpindex alternating, btree first in odd repetitions), "
+         f"and workload ({run.get('insert_reps', run['reps'])} for the insert workload, whose "
+         f"runs last about a second; btree and bpindex alternating, btree first in odd "
+         f"repetitions), "
          f"pgbench runs of {run['duration_range_s']} s (iterate_range, map_range) and "
          f"{run['duration_point_s']} s (find, YCSB); every number is the median of the repetitions",
          f"- machine: {m['nproc']} CPUs ({m['cpu']}), {m['mem_gib']} GiB memory",

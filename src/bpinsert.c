@@ -107,23 +107,24 @@ log_touched(Buffer buf, Page page, const char *region, const BpaTouched *touched
  * its own top to append to.  A stream at the top of the leaf splits as
  * nbtree's rightmost page does, the left page keeping its fill target,
  * once the leaf holds more.  Otherwise the leaf redistributes or splits
- * in half.  stream_in_left tells whether the stream goes on in the left
- * page.
+ * in half.
  */
 static int
-stream_split_point(BpIndexState *state, const char *region, const char *slot,
-				   int n, bool *stream_in_left)
+stream_split_point(BpIndexState *state, Page page, const char *slot,
+				   int n)
 {
+	const char *region = bp_leaf_region(page, state->slot.width);
 	const BpaLayout *layout = &state->meta.leaf_layout;
 	int			target = bpa_fill_target(layout, state->meta.fillfactor);
 	int			rank = bpa_stream_rank(region, slot, bp_compare_slots,
 									   &state->slot);
 
-	*stream_in_left = rank < n;
 	if (rank < 0)
 		return -1;
 	if (rank >= n)
 		return n > target ? target : -1;
+	if (!(BpPageGetOpaque(page)->flags & BP_HAS_HIGH))
+		return rank;
 	return rank >= bpa_block_capacity(layout) / 4 ? rank : -1;
 }
 
@@ -185,11 +186,8 @@ insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 							bp_compare_slots, &state->slot, state->scratch);
 	if (result == BPA_CROWDED)
 	{
-		bool		stream_in_left;
-
 		/* a stream of inserts that a split sets free splits the leaf */
-		if (stream_split_point(state, region, slot, bpa_count(region) + 1,
-							   &stream_in_left) >= 0)
+		if (stream_split_point(state, page, slot, bpa_count(region) + 1) >= 0)
 			return BPA_FULL;
 		bpa_redistribute(bp_leaf_region(copy.data, width), slot,
 						 bp_compare_slots, &state->slot, state->scratch);
@@ -265,8 +263,7 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	int			pos;
 	int			nleft;
 	int			capacity = bpa_block_capacity(layout);
-	bool		pack_left;
-	bool		pack_right;
+	bool		packed;
 	char	   *pivot;
 	Buffer		rbuf;
 	BlockNumber right;
@@ -277,16 +274,14 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	n = bpa_sorted(bp_leaf_region(page, width), bp_compare_slots, (void *) desc,
 				   NULL, NULL, items, state->scratch);
 	pos = insert_sorted(items, n++, slot, desc);
-	nleft = stream_split_point(state, bp_leaf_region(page, width), slot, n,
-							   &pack_left);
-	pack_right = nleft >= 0;
+	nleft = stream_split_point(state, page, slot, n);
+	packed = nleft >= 0;
 	if (nleft < 0)
 	{
 		nleft = split_point(n, pos, opaque->flags,
 							bpa_fill_target(layout, state->meta.fillfactor),
 							capacity);
-		pack_right = !(opaque->flags & BP_HAS_HIGH) && pos == n - 1;
-		pack_left = false;
+		packed = !(opaque->flags & BP_HAS_HIGH) && pos == n - 1;
 	}
 	else
 		nleft = fit_split(nleft, n, capacity);
@@ -300,21 +295,22 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 
 	/*
 	 * The right page takes over the left page's high key and right-link.
-	 * The half in which a stream of ascending inserts goes on (and the
-	 * right half after a stream split, whose top another stream may be
-	 * appending to) is packed into its first blocks, so that the next
-	 * ascending inserts at its top open new blocks instead of
-	 * redistributing the leaf at every flush.
+	 * After a split that ascending inserts chose, both halves are packed
+	 * into their first blocks: the next ascending inserts at the top of
+	 * either open new blocks instead of redistributing the leaf at every
+	 * flush, and a left page that ascending appends filled keeps its
+	 * entries where they were, so the split's WAL record holds little of
+	 * it.
 	 */
 	bp_fill_leaf(rpage, desc, layout, pivot, n - nleft, pivot,
 				 (opaque->flags & BP_HAS_HIGH) ? bp_page_highkey(page, width) : NULL,
-				 pack_right);
+				 packed);
 	BpPageGetOpaque(rpage)->rightlink = opaque->rightlink;
 
 	BpPageGetOpaque(lpage)->flags |= BP_HAS_HIGH | BP_INCOMPLETE_SPLIT;
 	BpPageGetOpaque(lpage)->rightlink = right;
 	memcpy(bp_page_highkey(lpage, width), pivot, width);
-	if (pack_left)
+	if (packed)
 		bpa_build_packed(bp_leaf_region(lpage, width), items, nleft);
 	else
 		bpa_build(bp_leaf_region(lpage, width), items, nleft);

@@ -10,7 +10,7 @@
 set -euo pipefail
 
 : "${OUT:?}" "${NKEYS:?}" "${NINSERT:?}" "${NPROBE:?}" "${NRANGES:?}" "${CLIENTS:?}"
-: "${REPS:?}" "${DUR_RANGE:?}" "${DUR_POINT:?}" "${MAXLENS:?}"
+: "${REPS:?}" "${INS_REPS:?}" "${DUR_RANGE:?}" "${DUR_POINT:?}" "${MAXLENS:?}"
 
 BENCH=$(cd "$(dirname "$0")/.." && pwd)
 RAW=$OUT/raw.csv
@@ -299,7 +299,7 @@ rows=$(( batches * CLIENTS * 1000 ))
 say "insert: $rows keys in statements of 1,000 rows into a copy of the $NKEYS-key table"
 for kind in random ascending; do
 	render "ins_$kind.sql" ins_t > /dev/null
-	for rep in $(seq 1 "$REPS"); do
+	for rep in $(seq 1 "$INS_REPS"); do
 		for idx in none $(order "$rep"); do
 			q -c "SET client_min_messages = warning" -c "DROP TABLE IF EXISTS ins_t" \
 			  -c "CREATE TABLE ins_t (k int8 NOT NULL, payload int8 NOT NULL)" \
