@@ -88,7 +88,8 @@ q -c "SELECT pg_prewarm(c) FROM unnest(ARRAY['bench_btree', 'bench_bpindex', 'pr
 SPACING=$(( (1 << 62) / NKEYS * 2 ))
 ORDERED="-c enable_seqscan=off -c enable_bitmapscan=off -c enable_sort=off"
 BITMAP="-c enable_seqscan=off -c enable_indexscan=off -c enable_indexonlyscan=off"
-# name | PGOPTIONS | pgbench template (or sql: a statement run once) | max_len
+# name | PGOPTIONS | pgbench templates, each with an optional @weight (or sql:
+# a statement run once) | max_len
 WORKLOADS=(
 	"build (CREATE INDEX)||sql:CREATE INDEX bench_@I@_k2 ON bench_@I@ USING @I@ (k)|0"
 	"probe join||sql:SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_memoize = off; SELECT count(*) FROM probe p JOIN bench_@I@ t ON t.k = p.k|0"
@@ -97,6 +98,7 @@ WORKLOADS=(
 	"iterate_range 10,000, with payload (YCSB X)|$ORDERED|iterate_k_payload_uniform.sql|10000"
 	"map_range 10,000 (YCSB Y)|$BITMAP|map_uniform.sql|10000"
 	"map_range 100,000|$BITMAP|map_uniform.sql|100000"
+	"YCSB E (uniform)|$ORDERED|iterate_k_payload_uniform.sql@95 insert_uniform.sql@5|100"
 	"insert, one row, uniform keys (YCSB Load)||insert_uniform.sql|0"
 	"insert, 1,000 ascending keys a statement||ins_ascending.sql|0"
 )
@@ -122,11 +124,21 @@ for w in "${WORKLOADS[@]}"; do
 			tps=$(python3 -c "print(1000 / $ms)")
 			q -c "DROP INDEX IF EXISTS bench_${idx}_k2"
 		else
-			sed "s/@T@/bench_$idx/g" "bench/pgbench/$template" > "$TMP/script.sql"
-			q -c "ALTER SEQUENCE ins_batch RESTART"
+			scripts=()
+			for part in $template; do
+				file=${part%@*}
+				weight=""
+				[[ $part == *@* ]] && weight="@${part##*@}"
+				script=$TMP/script${#scripts[@]}.sql
+				sed "s/@T@/bench_$idx/g" "bench/pgbench/$file" > "$script"
+				scripts+=(-f "$script$weight")
+			done
+			# as the benchmark does: each run starts from a checkpoint, so the
+			# WAL it writes does not depend on what the run before it wrote
+			q -c "ALTER SEQUENCE ins_batch RESTART" -c "CHECKPOINT"
 			PGOPTIONS="$opts" "$PG_BIN/pgbench" -n -M prepared -c 2 -j 2 -T "$SECONDS_PER_RUN" \
 				-D nkeys="$NKEYS" -D spacing="$SPACING" -D maxlen="$maxlen" \
-				-f "$TMP/script.sql" > "$TMP/pgbench.out" 2>&1 &
+				"${scripts[@]}" > "$TMP/pgbench.out" 2>&1 &
 			bench=$!
 			sleep 1
 			pids=$(pgrep -d, -P "$(head -n 1 "$DATA/postmaster.pid")" -f "postgres: postgres postgres")
