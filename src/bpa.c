@@ -696,11 +696,12 @@ bpa_map(const char *region, BpaPredicateFn before_start,
 
 /*
  * Rebuild the region from its own entries plus an optional extra one
- * (case 2b of the thesis): sort, merge, redistribute.
+ * (case 2b of the thesis): sort, merge, redistribute.  The extra one is
+ * the slot bpa_try_insert returned BPA_CROWDED for.
  */
-static void
-redistribute(char *region, const void *extra, BpaCompareFn cmp, void *arg,
-			 char *scratch)
+void
+bpa_redistribute(char *region, const void *extra, BpaCompareFn cmp, void *arg,
+				 char *scratch)
 {
 	const BpaLayout *l = &hdr(region)->layout;
 	uint16_t	w = l->slot_width;
@@ -856,22 +857,42 @@ flush_log(char *region, BpaCompareFn cmp, void *arg, char *scratch)
 	return true;
 }
 
+/* Record that length bytes at "at" in the region changed. */
+static void
+add_touched(BpaTouched *touched, const char *region, const void *at,
+			size_t length)
+{
+	touched->offset[touched->n] = (const char *) at - region;
+	touched->length[touched->n] = length;
+	touched->n++;
+}
+
 /*
  * Case 1 of an insert without the duplicate check: append slot to the log
  * if the log keeps a free slot afterwards.  Returns false, changing
- * nothing, if it would not.  Only the new log slot and the BpaHeader's
- * counters from log_count to nentries change, so a caller that logs byte
- * ranges logs just those.
+ * nothing, if it would not.  touched (if not NULL) receives the byte
+ * ranges that changed, in ascending order: the BpaHeader's counters from
+ * log_count to nentries, then the new log slot.
  */
 bool
-bpa_append_to_log(char *region, const void *slot)
+bpa_append_to_log(char *region, const void *slot, BpaTouched *touched)
 {
 	BpaHeader  *h = hdr(region);
+	char	   *at = log_slot(region, h->log_count);
 
 	if (h->log_count + 1 >= h->layout.log_size)
 		return false;
-	memcpy(log_slot(region, h->log_count++), slot, h->layout.slot_width);
+	memcpy(at, slot, h->layout.slot_width);
+	h->log_count++;
 	h->nentries++;
+	if (touched != NULL)
+	{
+		touched->n = 0;
+		add_touched(touched, region, &h->log_count,
+					offsetof(BpaHeader, nentries) + sizeof(uint16_t) -
+					offsetof(BpaHeader, log_count));
+		add_touched(touched, region, at, h->layout.slot_width);
+	}
 	return true;
 }
 
@@ -901,16 +922,6 @@ bpa_ascending_block(const char *region, const void *slot, BpaCompareFn cmp,
 		cmp(slot, header_slot(region, b), arg) <= 0)
 		return -1;
 	return b + 1;
-}
-
-/* Record that length bytes at "at" in the region changed. */
-static void
-add_touched(BpaTouched *touched, const char *region, const void *at,
-			size_t length)
-{
-	touched->offset[touched->n] = (const char *) at - region;
-	touched->length[touched->n] = length;
-	touched->n++;
 }
 
 /*
@@ -955,13 +966,6 @@ bpa_store_ascending(char *region, int b, const void *slot, BpaTouched *touched)
 	add_touched(touched, region, block_slot(region, b, counts[b] - 1), w);
 }
 
-/* Byte offset in the region of log slot i. */
-size_t
-bpa_log_slot_offset(const char *region, int i)
-{
-	return log_slot(region, i) - region;
-}
-
 /*
  * Insert slot, short of redistributing.  Appends to the log; when that
  * fills the log, flushes it (case 2a).  Returns BPA_CROWDED, changing
@@ -979,7 +983,7 @@ bpa_try_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
 		return BPA_DUPLICATE;
 
 	/* case 1: the log keeps a free slot after the append */
-	if (bpa_append_to_log(region, slot))
+	if (bpa_append_to_log(region, slot, NULL))
 		return BPA_INSERTED;
 
 	/*
@@ -1002,17 +1006,6 @@ bpa_try_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
 }
 
 /*
- * Insert slot by redistributing every entry over the blocks (case 2b of
- * the thesis), after bpa_try_insert returned BPA_CROWDED for it.
- */
-void
-bpa_redistribute(char *region, const void *slot, BpaCompareFn cmp, void *arg,
-				 char *scratch)
-{
-	redistribute(region, slot, cmp, arg, scratch);
-}
-
-/*
  * Insert slot: bpa_try_insert, redistributing when the log's flush does
  * not find room.
  */
@@ -1024,7 +1017,7 @@ bpa_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
 
 	if (result != BPA_CROWDED)
 		return result;
-	redistribute(region, slot, cmp, arg, scratch);
+	bpa_redistribute(region, slot, cmp, arg, scratch);
 	return BPA_INSERTED;
 }
 

@@ -117,12 +117,12 @@ extern BpaInsertResult bpa_insert(char *region, const void *slot,
 extern BpaInsertResult bpa_try_insert(char *region, const void *slot,
 									  BpaCompareFn cmp, void *arg,
 									  char *scratch);
-extern void bpa_redistribute(char *region, const void *slot,
+extern void bpa_redistribute(char *region, const void *extra,
 							 BpaCompareFn cmp, void *arg, char *scratch);
 extern int	bpa_stream_rank(const char *region, const void *slot,
 							BpaCompareFn cmp, void *arg);
-extern bool bpa_append_to_log(char *region, const void *slot);
-extern size_t bpa_log_slot_offset(const char *region, int i);
+extern bool bpa_append_to_log(char *region, const void *slot,
+							  BpaTouched *touched);
 extern int	bpa_ascending_block(const char *region, const void *slot,
 								BpaCompareFn cmp, void *arg);
 extern void bpa_store_ascending(char *region, int b, const void *slot,

@@ -142,7 +142,6 @@ insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 	Page		page = BufferGetPage(buf);
 	uint16		width = state->slot.width;
 	char	   *region = bp_leaf_region(page, width);
-	int			log_index = bpa_log_count(region);
 	int			ascending_block = bpa_ascending_block(region, slot, bp_compare_slots,
 													  &state->slot);
 	BpaTouched	touched;
@@ -152,30 +151,19 @@ insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 	/*
 	 * The appends skip the BPA's duplicate check: PostgreSQL never inserts
 	 * the same (key, heap TID) twice into an index (nbtree does not check
-	 * either).  Flushes go through bpa_insert, which does check.  No
+	 * either).  Flushes go through bpa_try_insert, which does check.  No
 	 * comparison runs inside the critical section (they may allocate).
 	 */
 	START_CRIT_SECTION();
 	if (ascending_block >= 0)
-	{
 		bpa_store_ascending(region, ascending_block, slot, &touched);
+	else if (!bpa_append_to_log(region, slot, &touched))
+		touched.n = 0;
+	if (touched.n > 0)
+	{
 		MarkBufferDirty(buf);
 		if (RelationNeedsWAL(index))
 			log_touched(buf, page, region, &touched);
-		END_CRIT_SECTION();
-		return BPA_INSERTED;
-	}
-	if (bpa_append_to_log(region, slot))
-	{
-		MarkBufferDirty(buf);
-		if (RelationNeedsWAL(index))
-			bp_log_ranges(buf, page, 2,
-						  (Size[]) {region - (char *) page +
-									offsetof(BpaHeader, log_count),
-									region - (char *) page +
-									bpa_log_slot_offset(region, log_index)},
-						  (Size[]) {offsetof(BpaHeader, nentries) + sizeof(uint16) -
-									offsetof(BpaHeader, log_count), width});
 		END_CRIT_SECTION();
 		return BPA_INSERTED;
 	}

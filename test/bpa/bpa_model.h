@@ -504,6 +504,7 @@ typedef struct BmStats
 	long		full_wrote_free_log;	/* BPA_FULL that wrote a free log slot */
 	long		flushes;
 	long		ascending;		/* bpa_store_ascending calls */
+	long		log_appends;	/* bpa_append_to_log calls that appended */
 	long		crowded;		/* bpa_try_insert returning BPA_CROWDED */
 	long		streams;		/* bpa_stream_rank finding a stream */
 	long		no_streams;		/* bpa_stream_rank finding none */
@@ -1067,6 +1068,38 @@ bm_do_insert(BmEngine *e, BmInst *in, const char *slot, bool full,
 }
 
 /*
+ * The byte ranges an operation reported as changed (at least min_n, in
+ * ascending order, inside the region) must cover every byte in which the
+ * region differs from e->snapshot.
+ */
+static inline bool
+bm_check_touched(BmEngine *e, BmInst *in, const BpaTouched *touched,
+				 int min_n, const char *op)
+{
+	char	   *changed = calloc(e->region_size, 1);
+	bool		ok = true;
+
+	if (changed == NULL)
+		abort();
+	if (touched->n < min_n || touched->n > BPA_MAX_TOUCHED)
+		ok = bm_fail("%s reported %d changed ranges", op, touched->n);
+	for (int i = 0; ok && i < touched->n; i++)
+	{
+		if (touched->offset[i] + touched->length[i] > e->region_size ||
+			(i > 0 && touched->offset[i] < touched->offset[i - 1] + touched->length[i - 1]))
+			ok = bm_fail("%s reported range %d [%zu, +%zu) out of order or outside the region",
+						 op, i, touched->offset[i], touched->length[i]);
+		else
+			memset(changed + touched->offset[i], 1, touched->length[i]);
+	}
+	for (size_t i = 0; ok && i < e->region_size; i++)
+		if (!changed[i] && e->snapshot[i] != in->region[i])
+			ok = bm_fail("%s changed byte %zu, outside the ranges it reported", op, i);
+	free(changed);
+	return ok;
+}
+
+/*
  * bpa_ascending_block() and bpa_store_ascending() of slot, which is not
  * stored: a block must be chosen exactly when slot sorts after every entry
  * of the last used block, that block is sorted and not empty, and it or an
@@ -1084,8 +1117,6 @@ bm_do_append_ascending(BmEngine *e, BmInst *in, const char *slot)
 	int			b;
 	bool		expect;
 	bool		stored;
-	char	   *changed;
-	bool		ok = true;
 
 	if (found)
 		return true;			/* the caller guarantees new slots */
@@ -1113,27 +1144,44 @@ bm_do_append_ascending(BmEngine *e, BmInst *in, const char *slot)
 					   b, before.h.used_blocks, before.bc[last]);
 	bpa_store_ascending(in->region, b, slot, &touched);
 	bm_model_insert_at(&in->model, pos, slot);
-	changed = calloc(e->region_size, 1);
-	if (changed == NULL)
-		abort();
-	if (touched.n < 3 || touched.n > BPA_MAX_TOUCHED)
-		ok = bm_fail("bpa_store_ascending reported %d changed ranges", touched.n);
-	for (int i = 0; ok && i < touched.n; i++)
-	{
-		if (touched.offset[i] + touched.length[i] > e->region_size ||
-			(i > 0 && touched.offset[i] < touched.offset[i - 1] + touched.length[i - 1]))
-			ok = bm_fail("bpa_store_ascending reported range %d [%zu, +%zu) out of order or outside the region",
-						 i, touched.offset[i], touched.length[i]);
-		else
-			memset(changed + touched.offset[i], 1, touched.length[i]);
-	}
-	for (size_t i = 0; ok && i < e->region_size; i++)
-		if (!changed[i] && e->snapshot[i] != in->region[i])
-			ok = bm_fail("bpa_store_ascending changed byte %zu, outside the ranges it reported", i);
-	free(changed);
-	if (!ok)
+	if (!bm_check_touched(e, in, &touched, 3, "bpa_store_ascending"))
 		return false;
 	e->stats.ascending++;
+	return bm_verify(e, in);
+}
+
+/*
+ * bpa_append_to_log() of slot, which is not stored: it must append exactly
+ * when the log keeps a free slot afterwards, change nothing otherwise, and
+ * change only the byte ranges it reports.  Sets *appended.
+ */
+static inline bool
+bm_do_append_log(BmEngine *e, BmInst *in, const char *slot, bool *appended)
+{
+	bool		found;
+	int			pos = bm_model_lower(&in->model, slot, &e->cmparg, &found);
+	bool		expect = bpa_log_count(in->region) + 1 < e->layout.log_size;
+	BpaTouched	touched;
+
+	*appended = false;
+	if (found)
+		return true;			/* the caller guarantees new slots */
+	memcpy(e->snapshot, in->region, e->region_size);
+	*appended = bpa_append_to_log(in->region, slot, &touched);
+	if (*appended != expect)
+		return bm_fail("bpa_append_to_log of %s with %d of %u log slots used returned %d",
+					   bm_slot_str(e->width, slot), bpa_log_count(e->snapshot),
+					   e->layout.log_size, (int) *appended);
+	if (!*appended)
+	{
+		if (memcmp(e->snapshot, in->region, e->region_size) != 0)
+			return bm_fail("bpa_append_to_log refusing the slot changed the region");
+		return true;
+	}
+	bm_model_insert_at(&in->model, pos, slot);
+	if (!bm_check_touched(e, in, &touched, 2, "bpa_append_to_log"))
+		return false;
+	e->stats.log_appends++;
 	return bm_verify(e, in);
 }
 
@@ -1680,6 +1728,15 @@ bm_step(BmEngine *e, BmSource *s)
 		ok = true;
 		if (e->try_first && !bm_model_contains(e, in, slot))
 			ok = bm_check_stream_rank(e, in, slot);
+		else if (!bm_model_contains(e, in, slot) && bm_src_below(s, 2) == 0)
+		{
+			bool		appended;
+
+			/* the log append on its own, as an insert into a leaf makes it */
+			ok = bm_do_append_log(e, in, slot, &appended);
+			if (!ok || appended)
+				return ok;
+		}
 		ok = ok && bm_do_insert(e, in, slot, true, NULL);
 		e->try_first = false;
 		return ok;

@@ -225,6 +225,7 @@ run_group(const char *group, int gno, TestFn fn,
 		total_stats.full_wrote_free_log += e.stats.full_wrote_free_log;
 		total_stats.flushes += e.stats.flushes;
 		total_stats.ascending += e.stats.ascending;
+		total_stats.log_appends += e.stats.log_appends;
 		total_stats.crowded += e.stats.crowded;
 		total_stats.streams += e.stats.streams;
 		total_stats.no_streams += e.stats.no_streams;
@@ -1651,10 +1652,10 @@ main(int argc, char **argv)
 	total_ops = 0;
 	run_group("random", 11, t_random, NULL);
 	snprintf(buf, sizeof(buf),
-			 "(%ld ops: %ld inserted, %ld duplicate, %ld full, %ld crowded, %ld flushes, %ld ascending, %ld streams, %ld not streams, %ld removed, %ld splits, %ld builds, %ld sorted, %ld maps)",
+			 "(%ld ops: %ld inserted, %ld duplicate, %ld full, %ld crowded, %ld flushes, %ld ascending, %ld log appends, %ld streams, %ld not streams, %ld removed, %ld splits, %ld builds, %ld sorted, %ld maps)",
 			 total_ops, total_stats.inserted, total_stats.duplicate,
 			 total_stats.full, total_stats.crowded, total_stats.flushes,
-			 total_stats.ascending, total_stats.streams, total_stats.no_streams,
+			 total_stats.ascending, total_stats.log_appends, total_stats.streams, total_stats.no_streams,
 			 total_stats.removed,
 			 total_stats.splits, total_stats.builds, total_stats.sorted,
 			 total_stats.maps);
