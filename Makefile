@@ -2,7 +2,7 @@
 
 EXTENSION = bpindex
 MODULE_big = bpindex
-DATA = bpindex--1.0.sql
+DATA = bpindex--1.0.sql bpindex--1.0--1.1.sql
 PGFILEDESC = "bpindex - BP-tree index access method"
 
 OBJS = \
@@ -14,6 +14,7 @@ OBJS = \
 	src/bpindex.o \
 	src/bpinsert.o \
 	src/bpinspect.o \
+	src/bpoptions.o \
 	src/bpscan.o \
 	src/bpsearch.o \
 	src/bputils.o \

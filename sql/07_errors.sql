@@ -314,3 +314,50 @@ SELECT * FROM bp_queries('temp', ARRAY[
     'select k from t_temp order by k desc limit 3'
 ]);
 SELECT * FROM bp_failures('temp');
+
+--
+-- One validation of the layout options, for CREATE INDEX and ALTER INDEX
+-- SET alike: what ALTER accepts, every rebuild (REINDEX, TRUNCATE,
+-- VACUUM FULL, a restored dump) can use.
+--
+CREATE TABLE err_opts (k int4);
+INSERT INTO err_opts SELECT i FROM generate_series(1, 1000) i;
+CREATE INDEX err_opts_bp ON err_opts USING bpindex (k);
+ALTER INDEX err_opts_bp SET (block_size = 1000, log_size = 1024);
+ALTER INDEX err_opts_bp SET (log_size = 400);
+ALTER INDEX err_opts_bp SET (log_size = 200, block_size = 20);
+SELECT reloptions FROM pg_class WHERE relname = 'err_opts_bp';
+REINDEX INDEX err_opts_bp;
+TRUNCATE err_opts;
+INSERT INTO err_opts SELECT i FROM generate_series(1, 1000) i;
+VACUUM FULL err_opts;
+SELECT log_size, block_size FROM bpindex_metap('err_opts_bp');
+ALTER INDEX err_opts_bp RESET (log_size, block_size);
+REINDEX INDEX err_opts_bp;
+SELECT log_size > 0 AS default_log FROM bpindex_metap('err_opts_bp');
+DROP TABLE err_opts;
+
+--
+-- An operator class whose support function does not compare its input
+-- type is refused at CREATE INDEX, and amvalidate reports it
+--
+CREATE TABLE err_opclass (k int4);
+CREATE OPERATOR CLASS int4_wrong_ops FOR TYPE int4 USING bpindex AS
+    OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
+    FUNCTION 1 btint8cmp(int8, int8);
+CREATE INDEX err_opclass_bp ON err_opclass USING bpindex (k int4_wrong_ops);
+SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'int4_wrong_ops';
+DROP OPERATOR FAMILY int4_wrong_ops USING bpindex;
+DROP TABLE err_opclass;
+
+--
+-- Uniqueness through an exclusion constraint, and ON CONFLICT DO NOTHING
+-- with it
+--
+CREATE TABLE err_excl (k int4, v text, EXCLUDE USING bpindex (k WITH =));
+INSERT INTO err_excl SELECT i, 'first' FROM generate_series(1, 500) i;
+INSERT INTO err_excl VALUES (42, 'again');
+INSERT INTO err_excl VALUES (42, 'again'), (501, 'new') ON CONFLICT DO NOTHING;
+SELECT count(*), count(*) FILTER (WHERE v = 'new') AS new FROM err_excl;
+SELECT k, v FROM err_excl WHERE k IN (42, 501) ORDER BY k;
+DROP TABLE err_excl;

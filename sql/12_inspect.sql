@@ -431,7 +431,7 @@ SELECT bpindex_check('insp_invalid');
 DROP INDEX insp_invalid;
 
 --
--- Privileges: bpindex_page_items is for superusers only
+-- Privileges: bpindex_metap and bpindex_page_items are for superusers only
 --
 SELECT p.proname, has_function_privilege('public', p.oid, 'EXECUTE') AS public_execute
 FROM pg_proc p
@@ -447,7 +447,7 @@ GRANT EXECUTE ON FUNCTION bpindex_page_items(regclass, int8) TO regress_bp_inspe
 SET ROLE regress_bp_inspect_user;
 SELECT * FROM bpindex_page_items('insp_small_bp', 1);
 -- bpindex_stats and bpindex_check are revoked from PUBLIC too (like
--- pgstatindex and amcheck); bpindex_metap only shows the layout
+-- pgstatindex and amcheck); bpindex_metap shows raw metapage content
 SELECT levels, leaf_pages, entries FROM bpindex_stats('insp_small_bp');
 SELECT root, levels, log_size FROM bpindex_metap('insp_small_bp');
 SELECT bpindex_check('insp_small_bp', true);

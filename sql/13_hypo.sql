@@ -109,7 +109,50 @@ SELECT * FROM bpindex_hypo_create_index('SELECT 1');
 SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON no_such_table USING bpindex (k8)');
 CREATE TABLE t_hypo_text (t text);
 SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo_text USING bpindex (t)');
+SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (ctid)');
+SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (k8) WHERE random() > 0.5');
+SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON pg_class USING bpindex (oid)');
+SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (k8) TABLESPACE no_such_tablespace');
+SELECT * FROM bpindex_hypo_create_index('CREATE INDEX hypo_bad ON t_hypo USING bpindex (k8) WITH (log_size = 1000, block_size = 1000)');
 SELECT count(*) FROM bpindex_hypo_list_indexes();
+
+-- hypothetical indexes exist for a plain EXPLAIN only: never for
+-- EXPLAIN ANALYZE or execution, which would have to open them
+SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname
+FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (k8)');
+SELECT * FROM hypo_explain('SELECT k8 FROM t_hypo WHERE k8 = 4242');
+SELECT k8 FROM t_hypo WHERE k8 = 4242;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT k8 FROM t_hypo WHERE k8 = 4242;
+PREPARE hypo_prepared AS SELECT k8 FROM t_hypo WHERE k8 = 4242;
+EXPLAIN (COSTS OFF) EXECUTE hypo_prepared;
+EXECUTE hypo_prepared;
+DEALLOCATE hypo_prepared;
+-- a function that queries the table while EXPLAIN simplifies the query
+CREATE FUNCTION hypo_lookup(int8) RETURNS int8 LANGUAGE sql IMMUTABLE
+AS $$ SELECT k8 FROM t_hypo WHERE k8 = $1 $$;
+EXPLAIN (COSTS OFF) SELECT hypo_lookup(4242);
+DROP FUNCTION hypo_lookup(int8);
+
+-- a hypothetical index disappears with its table, with its creating
+-- transaction and with its column, as a real one would
+BEGIN;
+CREATE TABLE t_hypo_gone (k int4, j int4);
+SELECT count(*) FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo_gone USING bpindex (k)');
+ROLLBACK;
+CREATE TABLE t_hypo_gone (k int4, j int4);
+SELECT count(*) FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo_gone USING bpindex (j)');
+SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname, tablename
+FROM bpindex_hypo_list_indexes() ORDER BY 1;
+ALTER TABLE t_hypo_gone DROP COLUMN j;
+EXPLAIN (COSTS OFF) SELECT * FROM t_hypo_gone WHERE k = 1;
+SELECT * FROM t_hypo_gone WHERE k = 1;
+SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname, tablename
+FROM bpindex_hypo_list_indexes() ORDER BY 1;
+SELECT count(*) FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo_gone USING bpindex (k)');
+DROP TABLE t_hypo_gone;
+SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname, tablename
+FROM bpindex_hypo_list_indexes() ORDER BY 1;
+SELECT bpindex_hypo_reset();
 
 DROP TABLE t_hypo, t_hypo_text;
 DROP FUNCTION hypo_explain(text);

@@ -93,3 +93,65 @@ SELECT count(*) = (SELECT count(*) FROM t_dead) AS one_entry_per_row,
 FROM t_dead_entries;
 SELECT bpindex_check('t_dead_bp', true);
 DROP TABLE t_dead CASCADE;
+
+--
+-- Dead marks are hints: a read-only scan that marks entries writes no WAL
+-- (EXPLAIN's WAL line counts what the statement itself wrote).  Rows of
+-- 3000 bytes leave every heap page with enough free space that the scan
+-- does not prune it, which would write WAL of its own.
+--
+CREATE TABLE t_dead_wal (k int8, pad text) WITH (autovacuum_enabled = off);
+ALTER TABLE t_dead_wal ALTER pad SET STORAGE PLAIN;
+INSERT INTO t_dead_wal SELECT i, repeat('x', 3000) FROM generate_series(1, 2000) i;
+CREATE INDEX t_dead_wal_bp ON t_dead_wal USING bpindex (k);
+VACUUM ANALYZE t_dead_wal;
+DELETE FROM t_dead_wal WHERE k % 3 = 0;
+SELECT bp_wait_for_horizon() AS horizon_reached;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SET enable_indexonlyscan = off;
+CREATE FUNCTION dead_scan_wal() RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXPLAIN (ANALYZE, WAL, COSTS OFF, TIMING OFF, SUMMARY OFF)
+                SELECT count(pad) FROM t_dead_wal WHERE k > 0 LOOP
+        RETURN NEXT regexp_replace(line, '\d+', 'N', 'g');
+    END LOOP;
+END
+$$;
+-- the plan, and no "WAL:" line under any node
+SELECT * FROM dead_scan_wal();
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+RESET enable_indexonlyscan;
+SELECT count(*) FILTER (WHERE p.dead) AS dead_marks,
+       count(*) FILTER (WHERE p.dead AND p.ctid IN (SELECT ctid FROM t_dead_wal)) AS live_marked_dead
+FROM generate_series(1, pg_relation_size('t_dead_wal_bp') / 8192 - 1) b,
+     LATERAL bpindex_page_items('t_dead_wal_bp', b) p
+WHERE p.region IN ('log', 'block');
+SELECT count(*) FROM t_dead_wal WHERE k > 0;
+DROP FUNCTION dead_scan_wal();
+DROP TABLE t_dead_wal;
+
+--
+-- A relcache invalidation of the index in the middle of a scan (ANALYZE
+-- updates the index's pg_class row) frees what the relcache entry holds;
+-- the scan keeps its own copy of what it needs and goes on.
+--
+CREATE TABLE t_dead_inval (k int4) WITH (autovacuum_enabled = off);
+INSERT INTO t_dead_inval SELECT i FROM generate_series(1, 5000) i;
+CREATE INDEX t_dead_inval_bp ON t_dead_inval USING bpindex (k);
+BEGIN;
+SET LOCAL enable_seqscan = off;
+SET LOCAL enable_bitmapscan = off;
+DECLARE c SCROLL CURSOR FOR SELECT k FROM t_dead_inval WHERE k > 100 ORDER BY k;
+FETCH 2 FROM c;
+ANALYZE t_dead_inval;
+INSERT INTO t_dead_inval SELECT i FROM generate_series(5001, 6000) i;
+FETCH 2 FROM c;
+MOVE 4000 IN c;
+FETCH 2 FROM c;
+FETCH BACKWARD 2 FROM c;
+COMMIT;
+DROP TABLE t_dead_inval;

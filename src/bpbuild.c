@@ -108,15 +108,6 @@ typedef struct BpBuildState
 
 static void begin_sort(BpBuildState *state);
 
-/* The index's reloptions, or the defaults. */
-static BpOptions
-index_options(Relation index)
-{
-	BpOptions	defaults = {0, BP_DEFAULT_FILLFACTOR, 0, 0};
-
-	return index->rd_options ? *(BpOptions *) index->rd_options : defaults;
-}
-
 /*
  * Compute the slot description and the leaf layout of an index, or raise
  * an error if its entries or its layout options do not fit a page.
@@ -125,27 +116,13 @@ static void
 choose_layout(Relation index, BpSlotDesc *desc, BpaLayout *layout,
 			  int *internal_capacity)
 {
-	BpOptions	opts = index_options(index);
+	BpOptions	opts = bp_index_options(index);
 
 	bp_check_columns(index);
 	bp_init_slot_desc(index, desc);
+	bp_layout_for_options(&opts, desc->width, RelationGetRelationName(index),
+						  layout);
 	*internal_capacity = bp_internal_capacity(desc->width);
-	if (*internal_capacity < 4 ||
-		!bp_choose_leaf_layout(&(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0},
-							   desc->width, layout))
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("entries of index \"%s\" are too wide for bpindex (%u bytes)",
-						RelationGetRelationName(index), desc->width),
-				 errdetail("A bpindex page must hold at least four entries.")));
-	if (!bp_choose_leaf_layout(&opts, desc->width, layout))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("log_size %d and block_size %d do not fit a leaf of index \"%s\"",
-						opts.log_size, opts.block_size,
-						RelationGetRelationName(index)),
-				 errdetail("A leaf holds %zu bytes and each entry takes %u bytes; the log and blocks holding at least four entries must fit, and the log may not hold more entries than the blocks.",
-						   bp_leaf_region_size(desc->width), desc->width)));
 }
 
 /* Fill page as the metapage of an index with this shape. */
@@ -589,7 +566,7 @@ bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
 			 RelationGetRelationName(index));
 
 	state.index = index;
-	state.fillfactor = index_options(index).fillfactor;
+	state.fillfactor = bp_index_options(index).fillfactor;
 	choose_layout(index, &state.desc, &state.layout, &state.internal_capacity);
 	state.leaf_target = bpa_fill_target(&state.layout, state.fillfactor);
 
@@ -655,7 +632,7 @@ bp_buildempty(Relation index)
 
 	choose_layout(index, &desc, &layout, &internal_capacity);
 	fill_metapage(page.data, &desc, &layout, internal_capacity,
-				  index_options(index).fillfactor, 1, 0);
+				  bp_index_options(index).fillfactor, 1, 0);
 	write_init_page(index, BP_METAPAGE_BLKNO, page.data);
 	bp_fill_leaf(page.data, &desc, &layout, NULL, 0, NULL, NULL, false);
 	write_init_page(index, 1, page.data);

@@ -27,6 +27,11 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_attribute.h"
+#include "commands/tablespace.h"
+#include "miscadmin.h"
+#include "optimizer/planner.h"
+#include "tcop/utility.h"
 #include "commands/defrem.h"
 #include "commands/explain.h"
 #include "funcapi.h"
@@ -62,6 +67,7 @@ typedef struct HypoIndex
 	char	   *name;
 	int			natts;
 	AttrNumber	attnums[INDEX_MAX_KEYS];
+	Oid			atttypes[INDEX_MAX_KEYS];	/* to notice a column's change */
 	Oid			opfamily[INDEX_MAX_KEYS];
 	Oid			opcintype[INDEX_MAX_KEYS];
 	Oid			collation[INDEX_MAX_KEYS];
@@ -77,6 +83,17 @@ static List *hypo_indexes = NIL;
 
 static get_relation_info_hook_type prev_get_relation_info_hook = NULL;
 static explain_get_index_name_hook_type prev_explain_get_index_name_hook = NULL;
+static ProcessUtility_hook_type prev_process_utility_hook = NULL;
+static planner_hook_type prev_planner_hook = NULL;
+
+/*
+ * Hypothetical indexes are offered to the planner only while a plain
+ * EXPLAIN (without ANALYZE, and not of EXECUTE, whose plan is cached) plans
+ * its statement: only the outermost planner call, so that queries that run
+ * during planning (functions evaluated while simplifying) never see them.
+ */
+static bool in_plain_explain = false;
+static int	planner_depth = 0;
 
 /* The hypothetical index with this OID, or NULL. */
 static HypoIndex *
@@ -92,6 +109,61 @@ find_hypo(Oid oid)
 			return hypo;
 	}
 	return NULL;
+}
+
+/* Forget one hypothetical index. */
+static void
+forget_hypo(HypoIndex *hypo)
+{
+	hypo_indexes = list_delete_ptr(hypo_indexes, hypo);
+	pfree(hypo->name);
+	pfree(hypo);
+}
+
+/*
+ * Is a hypothetical index still possible: its table exists (it may have
+ * been dropped, or its creating transaction rolled back) and its columns
+ * are there with their types?  A real index would have gone with them.
+ */
+static bool
+hypo_still_valid(HypoIndex *hypo)
+{
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(hypo->relid)))
+		return false;
+	for (int i = 0; i < hypo->natts; i++)
+	{
+		HeapTuple	atttup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(hypo->relid),
+											 Int16GetDatum(hypo->attnums[i]));
+		bool		ok;
+
+		if (!HeapTupleIsValid(atttup))
+			return false;
+		ok = !((Form_pg_attribute) GETSTRUCT(atttup))->attisdropped &&
+			((Form_pg_attribute) GETSTRUCT(atttup))->atttypid == hypo->atttypes[i];
+		ReleaseSysCache(atttup);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* Forget the hypothetical indexes that are no longer possible. */
+static void
+forget_stale_hypos(void)
+{
+	ListCell   *lc;
+
+	foreach(lc, hypo_indexes)
+	{
+		HypoIndex  *hypo = (HypoIndex *) lfirst(lc);
+
+		if (!hypo_still_valid(hypo))
+		{
+			hypo_indexes = foreach_delete_current(hypo_indexes, lc);
+			pfree(hypo->name);
+			pfree(hypo);
+		}
+	}
 }
 
 /* Parse sql, which must be one CREATE INDEX ... USING bpindex statement. */
@@ -142,6 +214,13 @@ check_index_stmt(IndexStmt *stmt, Relation heap)
 		ereport(ERROR,
 				(errcode(ERRCODE_TOO_MANY_COLUMNS),
 				 errmsg("cannot use more than %d columns in an index", INDEX_MAX_KEYS)));
+	if (!allowSystemTableMods && IsSystemRelation(heap))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied: \"%s\" is a system catalog",
+						RelationGetRelationName(heap))));
+	if (stmt->tableSpace)
+		(void) get_tablespace_oid(stmt->tableSpace, false);
 }
 
 /* Fill one column of a hypothetical index from its IndexElem. */
@@ -171,7 +250,12 @@ add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("column \"%s\" does not exist", elem->name)));
 	att = (Form_pg_attribute) GETSTRUCT(atttup);
+	if (att->attnum <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("index creation on system columns is not supported")));
 	hypo->attnums[i] = att->attnum;
+	hypo->atttypes[i] = att->atttypid;
 	if (att->attlen <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -202,6 +286,11 @@ index_predicate(Node *where)
 
 	if (where == NULL)
 		return NIL;
+	/* as CREATE INDEX (CheckPredicate) requires */
+	if (contain_mutable_functions(where))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+				 errmsg("functions in index predicate must be marked IMMUTABLE")));
 	pred = (Expr *) eval_const_expressions(NULL, where);
 	pred = canonicalize_qual(pred, false);
 	fix_opfuncids((Node *) pred);
@@ -253,13 +342,10 @@ make_hypo(IndexStmt *stmt, const char *sql)
 	hypo->fillfactor = opts ? opts->fillfactor : BP_DEFAULT_FILLFACTOR;
 	hypo->slot_width = bp_slot_layout(hypo->natts, lengths, byvals, aligns,
 									  NULL);
-	if (!bp_choose_leaf_layout(opts ? opts : &(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0},
-							   hypo->slot_width, &hypo->layout))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the leaf layout of the hypothetical index does not fit a page")));
 	hypo->predicate = index_predicate(stmt->whereClause);
 	hypo->name = hypo_name(hypo, stmt, heap);
+	bp_layout_for_options(opts ? opts : &(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0},
+						  hypo->slot_width, hypo->name, &hypo->layout);
 	table_close(heap, AccessShareLock);
 	return hypo;
 }
@@ -319,16 +405,19 @@ bpindex_hypo_list_indexes(PG_FUNCTION_ARGS)
 	ListCell   *lc;
 
 	InitMaterializedSRF(fcinfo, 0);
+	forget_stale_hypos();
 	foreach(lc, hypo_indexes)
 	{
 		HypoIndex  *hypo = (HypoIndex *) lfirst(lc);
 		Datum		values[5];
 		bool		nulls[5] = {false};
 		char	   *relname = get_rel_name(hypo->relid);
+		char	   *nspname = get_namespace_name(get_rel_namespace(hypo->relid));
 
 		values[0] = ObjectIdGetDatum(hypo->oid);
 		values[1] = CStringGetTextDatum(hypo->name);
-		values[2] = CStringGetTextDatum(get_namespace_name(get_rel_namespace(hypo->relid)));
+		nulls[2] = nspname == NULL;
+		values[2] = nspname ? CStringGetTextDatum(nspname) : (Datum) 0;
 		nulls[3] = relname == NULL;
 		values[3] = relname ? CStringGetTextDatum(relname) : (Datum) 0;
 		values[4] = CStringGetTextDatum("bpindex");
@@ -341,13 +430,13 @@ bpindex_hypo_list_indexes(PG_FUNCTION_ARGS)
 Datum
 bpindex_hypo_drop_index(PG_FUNCTION_ARGS)
 {
-	HypoIndex  *hypo = find_hypo(PG_GETARG_OID(0));
+	HypoIndex  *hypo;
 
+	forget_stale_hypos();
+	hypo = find_hypo(PG_GETARG_OID(0));
 	if (hypo == NULL)
 		PG_RETURN_BOOL(false);
-	hypo_indexes = list_delete_ptr(hypo_indexes, hypo);
-	pfree(hypo->name);
-	pfree(hypo);
+	forget_hypo(hypo);
 	PG_RETURN_BOOL(true);
 }
 
@@ -356,13 +445,7 @@ Datum
 bpindex_hypo_reset(PG_FUNCTION_ARGS)
 {
 	while (hypo_indexes != NIL)
-	{
-		HypoIndex  *hypo = (HypoIndex *) linitial(hypo_indexes);
-
-		hypo_indexes = list_delete_first(hypo_indexes);
-		pfree(hypo->name);
-		pfree(hypo);
-	}
+		forget_hypo((HypoIndex *) linitial(hypo_indexes));
 	PG_RETURN_VOID();
 }
 
@@ -370,9 +453,11 @@ bpindex_hypo_reset(PG_FUNCTION_ARGS)
 Datum
 bpindex_hypo_relation_size(PG_FUNCTION_ARGS)
 {
-	HypoIndex  *hypo = find_hypo(PG_GETARG_OID(0));
+	HypoIndex  *hypo;
 	int			levels;
 
+	forget_stale_hypos();
+	hypo = find_hypo(PG_GETARG_OID(0));
 	if (hypo == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_INT64((int64) bp_estimate_pages(estimate_entries(hypo),
@@ -429,7 +514,7 @@ predicate_selectivity(PlannerInfo *root, RelOptInfo *rel, List *predicate)
 
 /* The planner's description of a hypothetical index on rel. */
 static IndexOptInfo *
-index_opt_info(PlannerInfo *root, RelOptInfo *rel, HypoIndex *hypo)
+index_opt_info(PlannerInfo *root, RelOptInfo *rel, HypoIndex *hypo, Oid amoid)
 {
 	IndexOptInfo *info = makeNode(IndexOptInfo);
 	int			n = hypo->natts;
@@ -459,7 +544,7 @@ index_opt_info(PlannerInfo *root, RelOptInfo *rel, HypoIndex *hypo)
 	}
 	if (!OidIsValid(hypo->sortopfamily[0]))
 		info->sortopfamily = NULL;	/* not orderable */
-	info->relam = get_index_am_oid("bpindex", false);
+	info->relam = amoid;
 	info->indpred = copyObject(hypo->predicate);
 	if (info->indpred != NIL && rel->relid != 1)
 		ChangeVarNodes((Node *) info->indpred, 1, rel->relid, 0);
@@ -491,17 +576,24 @@ hypo_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent,
 					   RelOptInfo *rel)
 {
 	ListCell   *lc;
+	Oid			amoid;
 
 	if (prev_get_relation_info_hook)
 		prev_get_relation_info_hook(root, relid, inhparent, rel);
-	if (inhparent)
+	if (inhparent || !in_plain_explain || planner_depth != 1 || hypo_indexes == NIL)
 		return;
+	/* after DROP EXTENSION the library stays loaded, but bpindex is gone */
+	amoid = get_index_am_oid("bpindex", true);
+	if (!OidIsValid(amoid))
+		return;
+	forget_stale_hypos();
 	foreach(lc, hypo_indexes)
 	{
 		HypoIndex  *hypo = (HypoIndex *) lfirst(lc);
 
 		if (hypo->relid == relid)
-			rel->indexlist = lcons(index_opt_info(root, rel, hypo), rel->indexlist);
+			rel->indexlist = lcons(index_opt_info(root, rel, hypo, amoid),
+								   rel->indexlist);
 	}
 }
 
@@ -518,10 +610,92 @@ hypo_explain_index_name(Oid indexId)
 	return NULL;
 }
 
-/* Install the planner and EXPLAIN hooks, keeping the previous ones. */
+/* Is a utility statement an EXPLAIN that plans without executing? */
+static bool
+is_plain_explain(Node *stmt)
+{
+	ExplainStmt *explain;
+	ListCell   *lc;
+
+	if (stmt == NULL || !IsA(stmt, ExplainStmt))
+		return false;
+	explain = (ExplainStmt *) stmt;
+	/* EXPLAIN EXECUTE (a utility Query) would plan into the plan cache */
+	if (explain->query == NULL || !IsA(explain->query, Query) ||
+		((Query *) explain->query)->commandType == CMD_UTILITY)
+		return false;
+	foreach(lc, explain->options)
+	{
+		DefElem    *opt = (DefElem *) lfirst(lc);
+
+		if (strcmp(opt->defname, "analyze") == 0 && defGetBoolean(opt))
+			return false;
+	}
+	return true;
+}
+
+/* ProcessUtility_hook: note whether a plain EXPLAIN is running. */
+static void
+hypo_process_utility(PlannedStmt *pstmt, const char *queryString,
+					 bool readOnlyTree, ProcessUtilityContext context,
+					 ParamListInfo params, QueryEnvironment *queryEnv,
+					 DestReceiver *dest, QueryCompletion *qc)
+{
+	bool		outer = in_plain_explain;
+	int			outer_depth = planner_depth;
+
+	in_plain_explain = is_plain_explain(pstmt->utilityStmt);
+	planner_depth = 0;
+	PG_TRY();
+	{
+		if (prev_process_utility_hook)
+			prev_process_utility_hook(pstmt, queryString, readOnlyTree, context,
+									  params, queryEnv, dest, qc);
+		else
+			standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+									params, queryEnv, dest, qc);
+	}
+	PG_FINALLY();
+	{
+		in_plain_explain = outer;
+		planner_depth = outer_depth;
+	}
+	PG_END_TRY();
+}
+
+/* planner_hook: count nested planner calls. */
+static PlannedStmt *
+hypo_planner(Query *parse, const char *query_string, int cursorOptions,
+			 ParamListInfo boundParams)
+{
+	PlannedStmt *result;
+
+	planner_depth++;
+	PG_TRY();
+	{
+		if (prev_planner_hook)
+			result = prev_planner_hook(parse, query_string, cursorOptions,
+									   boundParams);
+		else
+			result = standard_planner(parse, query_string, cursorOptions,
+									  boundParams);
+	}
+	PG_FINALLY();
+	{
+		planner_depth--;
+	}
+	PG_END_TRY();
+	return result;
+}
+
+/* Install the planner, utility and EXPLAIN hooks, keeping the previous ones. */
 void
 bp_hypo_init(void)
 {
+	prev_process_utility_hook = ProcessUtility_hook;
+	ProcessUtility_hook = hypo_process_utility;
+	prev_planner_hook = planner_hook;
+	planner_hook = hypo_planner;
 	prev_get_relation_info_hook = get_relation_info_hook;
 	get_relation_info_hook = hypo_get_relation_info;
 	prev_explain_get_index_name_hook = explain_get_index_name_hook;

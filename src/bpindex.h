@@ -29,7 +29,7 @@
 /* Identification of bpindex pages and the metapage. */
 #define BP_PAGE_ID			0xB7F1
 #define BP_META_MAGIC		0x42504958	/* "BPIX" */
-#define BP_VERSION			2
+#define BP_VERSION			3
 #define BP_METAPAGE_BLKNO	0
 
 /* Page kinds and flags, in BpPageOpaqueData.flags. */
@@ -350,6 +350,9 @@ bp_inside_first_column(const BpScanKeys *keys, const char *slot)
 typedef struct BpScanPos
 {
 	BlockNumber blkno;			/* leaf the entries came from */
+	Buffer		buf;			/* its pin, while the scan keeps one, else
+								 * InvalidBuffer */
+	XLogRecPtr	lsn;			/* its LSN when it was copied */
 	BlockNumber rightlink;
 	uint16		flags;			/* the leaf's BP_HAS_LOW / BP_HAS_HIGH */
 	int			nitems;
@@ -365,10 +368,15 @@ typedef struct BpScanPos
 /* Scan state. */
 typedef struct BpScanOpaqueData
 {
+	BpSlotDesc	slot;			/* copies of what the relcache entry holds, */
+	BpaLayout	layout;			/* which an invalidation may free mid-scan */
+	Size		region_size;
 	BpScanKeys	keys;
 	BpScanPos	pos;
 	BpScanPos	mark;
 	char	   *scratch;		/* bpa_scratch_size bytes */
+	char	   *region_copy;	/* a leaf's region with its dead marks
+								 * applied (region_size bytes) */
 	bool		point;			/* equality on the first column: copy only
 								 * the range of each leaf, then sort it */
 	IndexTuple	itup;			/* itup_size bytes, for index-only scans */
@@ -380,8 +388,14 @@ typedef struct BpScanOpaqueData
 typedef BpScanOpaqueData *BpScanOpaque;
 
 /* bpindex.c */
-extern bytea *bp_options(Datum reloptions, bool validate);
 extern char *bp_phasename(int64 phasenum);
+
+/* bpoptions.c */
+extern void bp_options_init(void);
+extern bytea *bp_options(Datum reloptions, bool validate);
+extern BpOptions bp_index_options(Relation index);
+extern void bp_layout_for_options(const BpOptions *opts, uint16 width,
+								  const char *index_name, BpaLayout *layout);
 
 /* bputils.c */
 extern BpIndexState *bp_get_state(Relation index);
@@ -410,11 +424,17 @@ extern Buffer bp_new_buffer(Relation index);
 extern char *bp_page_lowkey(Page page);
 extern char *bp_page_highkey(Page page, uint16 width);
 extern char *bp_leaf_region(Page page, uint16 width);
+extern bool bp_leaf_has_dead_marks(Page page);
+extern void bp_leaf_set_dead_mark(Page page, uint16 width, const char *stored);
+extern void bp_leaf_clear_dead_marks(Page page);
+extern const char *bp_leaf_region_for_scan(Page page, uint16 width, char *copy,
+										   Size region_size);
 extern BpInternalHeader *bp_internal_header(Page page, uint16 width);
 extern BlockNumber *bp_internal_children(Page page, uint16 width);
 extern char *bp_internal_pivot(Page page, uint16 width, int i);
 extern void bp_set_page_bounds(Page page, uint16 width);
 extern Buffer bp_read_buffer(Relation index, BlockNumber blkno, int lockmode);
+extern Buffer bp_read_buffer_for_cleanup(Relation index, BlockNumber blkno);
 extern void bp_check_page(Relation index, Buffer buf, Page page);
 extern void bp_read_meta(Relation index, BpMetaPageData *meta);
 extern void bp_check_columns(Relation index);
@@ -473,7 +493,7 @@ extern void bp_costestimate(PlannerInfo *root, IndexPath *path,
 /* bpxlog.c */
 extern void bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
 						  const Size *lengths);
-extern void bp_install_page(Relation index, Buffer buf, const char *newpage);
+extern void bp_install_page(Relation index, Buffer buf, char *newpage);
 
 /* bphypo.c */
 extern void bp_hypo_init(void);

@@ -5,9 +5,9 @@
  *	  bpindex_page_items.
  *
  * All of them read pages under share locks, one at a time, through the
- * same verified reads as scans.  bpindex_page_items shows raw index
- * content, so it is revoked from PUBLIC and also checks for a superuser,
- * like pageinspect.
+ * same verified reads as scans.  bpindex_metap and bpindex_page_items show
+ * raw index content, so they are revoked from PUBLIC and also check for a
+ * superuser, like pageinspect, before they open (and lock) the index.
  *
  *-------------------------------------------------------------------------
  */
@@ -38,14 +38,27 @@ result_row(FunctionCallInfo fcinfo, Datum *values, bool *nulls)
 	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls));
 }
 
+/* Refuse a caller who is not a superuser, before anything is locked. */
+static void
+bp_require_superuser(const char *function)
+{
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be superuser to use %s", function)));
+}
+
 /* bpindex_metap(index): the metapage. */
 Datum
 bpindex_metap(PG_FUNCTION_ARGS)
 {
-	Relation	index = bp_open_index(PG_GETARG_OID(0), AccessShareLock);
+	Relation	index;
 	BpMetaPageData meta;
 	Datum		values[11];
 	bool		nulls[11] = {false};
+
+	bp_require_superuser("bpindex_metap");
+	index = bp_open_index(PG_GETARG_OID(0), AccessShareLock);
 
 	bp_read_meta(index, &meta);
 	values[0] = Int32GetDatum(meta.version);
@@ -226,17 +239,23 @@ emit_item(FunctionCallInfo fcinfo, Relation index, int itemno,
 	}
 	values[5] = Int64GetDatum(child);
 	nulls[5] = child < 0;
-	/* only entries carry a meaningful dead bit */
+	/* only entries carry a dead mark */
 	values[6] = BoolGetDatum(slot != NULL && entry && bp_slot_dead(slot));
 	nulls[6] = slot == NULL || !entry;
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
-/* Emit the slots of a leaf's BPA: log, header, blocks. */
+/*
+ * Emit the slots of a leaf's BPA: log, header, blocks, the entries with
+ * their dead marks.
+ */
 static void
 emit_leaf(FunctionCallInfo fcinfo, Relation index, Page page, int *itemno)
 {
-	const char *region = bp_leaf_region(page, bp_get_state(index)->slot.width);
+	BpIndexState *state = bp_get_state(index);
+	const char *region = bp_leaf_region_for_scan(page, state->slot.width,
+												 palloc(state->leaf_region_size),
+												 state->leaf_region_size);
 
 	for (int i = 0; i < bpa_log_count(region); i++)
 		emit_item(fcinfo, index, (*itemno)++, "log", -1, bpa_log_entry(region, i), -1);
@@ -275,10 +294,7 @@ bpindex_page_items(PG_FUNCTION_ARGS)
 	uint16		flags;
 	int			itemno = 1;
 
-	if (!superuser())
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be superuser to use bpindex_page_items")));
+	bp_require_superuser("bpindex_page_items");
 	index = bp_open_index(PG_GETARG_OID(0), AccessShareLock);
 	width = bp_get_state(index)->slot.width;
 	if (blkno < 0 || blkno >= RelationGetNumberOfBlocks(index))

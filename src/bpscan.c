@@ -11,12 +11,21 @@
  * low key.  A bitmap scan maps over each leaf under its lock without any
  * sorting.
  *
+ * An index-only scan, a scan with a non-MVCC snapshot and a scan of an
+ * index that writes no WAL keep the pin of the leaf whose entries they are
+ * returning until they move on: VACUUM takes a cleanup lock on every leaf,
+ * so it cannot finish removing entries (and then let the heap reuse their
+ * TIDs or mark their pages all-visible) while such a scan still has some
+ * to return.  Other scans drop the pin and remember the leaf's LSN.
+ *
  * Like nbtree's LP_DEAD hints, entries whose heap tuples the executor
  * found dead to everyone (kill_prior_tuple) are remembered, and when the
- * scan leaves the leaf it sets their dead bits if it gets the leaf's
- * exclusive lock without waiting (a WAL-logged change, so standbys and
- * consistency checks see the same page).  Scans then skip dead entries,
- * except in transactions that started during recovery.
+ * scan leaves the leaf it marks them dead (bputils.c: hint bits outside
+ * what WAL carries, never logged), but only if it kept the pin, or the
+ * leaf's LSN shows that nothing changed it since it was copied: otherwise
+ * VACUUM may have removed those entries and new rows reused their TIDs.
+ * Scans then skip dead entries, except in transactions that started
+ * during recovery.
  *
  *-------------------------------------------------------------------------
  */
@@ -41,17 +50,26 @@ leaf_slot_capacity(const BpaLayout *layout)
 
 /* Allocate the buffers of a scan position. */
 static void
-alloc_pos(BpScanPos *pos, const BpIndexState *state)
+alloc_pos(BpScanPos *pos, const BpaLayout *layout, uint16 width)
 {
-	uint16		width = state->slot.width;
-
-	pos->items = palloc((Size) leaf_slot_capacity(&state->meta.leaf_layout) * width);
+	pos->items = palloc((Size) leaf_slot_capacity(layout) * width);
 	pos->lowkey = palloc(width);
 	pos->highkey = palloc(width);
+	pos->buf = InvalidBuffer;
 	pos->valid = false;
 }
 
-/* Copy a scan position, items included. */
+/* Drop the pin a scan position keeps, if any, and invalidate it. */
+static void
+release_pos(BpScanPos *pos)
+{
+	if (BufferIsValid(pos->buf))
+		ReleaseBuffer(pos->buf);
+	pos->buf = InvalidBuffer;
+	pos->valid = false;
+}
+
+/* Copy a scan position, items and pin included. */
 static void
 copy_pos(BpScanPos *dst, const BpScanPos *src, uint16 width)
 {
@@ -59,10 +77,13 @@ copy_pos(BpScanPos *dst, const BpScanPos *src, uint16 width)
 	char	   *lowkey = dst->lowkey;
 	char	   *highkey = dst->highkey;
 
+	release_pos(dst);
 	*dst = *src;
 	dst->items = items;
 	dst->lowkey = lowkey;
 	dst->highkey = highkey;
+	if (BufferIsValid(dst->buf))
+		IncrBufferRefCount(dst->buf);
 	if (!src->valid)
 		return;
 	memcpy(dst->items, src->items, (Size) src->nitems * width);
@@ -78,12 +99,17 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	BpIndexState *state = bp_get_state(index);
 	BpScanOpaque so = palloc0(sizeof(BpScanOpaqueData));
 
+	so->slot = state->slot;
+	so->layout = state->meta.leaf_layout;
+	so->region_size = state->leaf_region_size;
+	so->keys.slot = &so->slot;
 	so->keys.keys = palloc(sizeof(BpScanKey) * Max(nkeys, 1));
-	alloc_pos(&so->pos, state);
-	alloc_pos(&so->mark, state);
-	so->scratch = palloc(bpa_scratch_size(&state->meta.leaf_layout));
-	so->itup = palloc0(state->slot.itup_size);
-	so->killed = palloc(sizeof(int) * leaf_slot_capacity(&state->meta.leaf_layout));
+	alloc_pos(&so->pos, &so->layout, so->slot.width);
+	alloc_pos(&so->mark, &so->layout, so->slot.width);
+	so->scratch = palloc(bpa_scratch_size(&so->layout));
+	so->region_copy = palloc(so->region_size);
+	so->itup = palloc0(so->slot.itup_size);
+	so->killed = palloc(sizeof(int) * leaf_slot_capacity(&so->layout));
 	so->nkilled = 0;
 	so->tuple_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										  "bpindex scan tuples",
@@ -93,59 +119,76 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	return scan;
 }
 
-/* Set the dead bits of the remembered entries of the current leaf. */
+/*
+ * Lock the leaf of the current position in share mode for marking its
+ * entries dead, if that is still safe: with the pin kept since the copy,
+ * or when the leaf's LSN shows it unchanged.  Returns InvalidBuffer when
+ * nothing may be marked.
+ */
+static Buffer
+lock_leaf_for_marks(IndexScanDesc scan)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	Buffer		buf = so->pos.buf;
+
+	if (BufferIsValid(buf))
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+	else
+	{
+		buf = ReadBuffer(scan->indexRelation, so->pos.blkno);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		if (BufferGetLSNAtomic(buf) != so->pos.lsn)
+		{
+			UnlockReleaseBuffer(buf);
+			return InvalidBuffer;
+		}
+	}
+	bp_check_page(scan->indexRelation, buf, BufferGetPage(buf));
+	return buf;
+}
+
+/*
+ * Mark the remembered entries of the current leaf dead, as hints: under a
+ * share lock, with MarkBufferDirtyHint and no WAL.
+ */
 static void
 kill_entries(IndexScanDesc scan)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
-	Relation	index = scan->indexRelation;
-	const BpSlotDesc *desc = so->keys.slot;
-	Size		offsets[BP_MAX_LAYOUT_SLOTS * 2];
-	Size		lengths[BP_MAX_LAYOUT_SLOTS * 2];
-	int			n = 0;
+	const BpSlotDesc *desc = &so->slot;
 	Buffer		buf;
 	Page		page;
-	char	   *region;
+	const char *region;
+	int			marked = 0;
 
 	if (so->nkilled == 0 || !so->pos.valid)
 	{
 		so->nkilled = 0;
 		return;
 	}
-	buf = ReadBuffer(index, so->pos.blkno);
-	if (!ConditionalLockBuffer(buf))
-	{
-		ReleaseBuffer(buf);
-		so->nkilled = 0;
+	buf = lock_leaf_for_marks(scan);
+	so->nkilled = BufferIsValid(buf) ? so->nkilled : 0;
+	if (so->nkilled == 0)
 		return;
-	}
 	page = BufferGetPage(buf);
-	bp_check_page(index, buf, page);
 	region = bp_leaf_region(page, desc->width);
-	/* the page may have been reused since the copy: find each entry again */
-	for (int i = 0; i < so->nkilled && (BpPageGetOpaque(page)->flags & BP_LEAF) &&
-		 n < lengthof(offsets); i++)
+	for (int i = 0; i < so->nkilled && (BpPageGetOpaque(page)->flags & BP_LEAF); i++)
 	{
 		const char *slot = so->pos.items + (Size) so->killed[i] * desc->width;
 		const char *stored = bpa_find(region, slot, bp_compare_slots,
 									  (void *) desc);
 
-		if (stored == NULL || bp_slot_dead(stored))
+		/* entries that moved right in a split since the copy are skipped */
+		if (stored == NULL)
 			continue;
-		offsets[n] = (stored - (char *) page) + offsetof(ItemPointerData, ip_posid);
-		lengths[n++] = sizeof(OffsetNumber);
+		bp_leaf_set_dead_mark(page, desc->width, stored);
+		marked++;
 	}
-	if (n > 0)
-	{
-		START_CRIT_SECTION();
-		for (int i = 0; i < n; i++)
-			*(OffsetNumber *) (page + offsets[i]) |= BP_TID_DEAD_BIT;
-		MarkBufferDirty(buf);
-		if (RelationNeedsWAL(index))
-			bp_log_ranges(buf, page, n, offsets, lengths);
-		END_CRIT_SECTION();
-	}
-	UnlockReleaseBuffer(buf);
+	if (marked > 0)
+		MarkBufferDirtyHint(buf, true);
+	LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+	if (buf != so->pos.buf)
+		ReleaseBuffer(buf);
 	so->nkilled = 0;
 }
 
@@ -164,8 +207,8 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	so->point = so->keys.nkeys > 0 && so->keys.keys[0].attno == 0 &&
 		(so->keys.keys[0].strategy == BTEqualStrategyNumber ||
 		 (so->keys.keys[0].flags & SK_SEARCHNULL));
-	so->pos.valid = false;
-	so->mark.valid = false;
+	release_pos(&so->pos);
+	release_pos(&so->mark);
 }
 
 /* End a scan. */
@@ -175,10 +218,13 @@ bp_endscan(IndexScanDesc scan)
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
 	kill_entries(scan);
+	release_pos(&so->pos);
+	release_pos(&so->mark);
 	MemoryContextDelete(so->tuple_cxt);
 	pfree(so->pos.items);
 	pfree(so->mark.items);
 	pfree(so->scratch);
+	pfree(so->region_copy);
 	pfree(so->itup);
 	pfree(so->killed);
 	pfree(so->keys.keys);
@@ -288,32 +334,57 @@ copy_leaf_sorted(BpScanOpaque so, const char *region, ScanDirection dir)
 						  ScanDirectionIsForward(dir) ? bp_below_range : NULL,
 						  &so->keys, so->pos.items, so->scratch);
 	n = copy_range(&so->keys, region, so->pos.items);
-	bpa_sort_slots(so->pos.items, n, so->keys.slot->width, bp_compare_slots,
+	bpa_sort_slots(so->pos.items, n, so->slot.width, bp_compare_slots,
 				   (void *) so->keys.slot);
 	return n;
 }
 
 /*
+ * Must the scan keep the pin of the leaf whose entries it is returning?
+ * Index-only scans (which may trust the visibility map instead of the
+ * heap), non-MVCC snapshots (which may see a reused TID's new tuple) and
+ * indexes without WAL (whose LSNs never change) keep it.
+ */
+static bool
+scan_keeps_pin(IndexScanDesc scan)
+{
+	return scan->xs_want_itup || !IsMVCCSnapshot(scan->xs_snapshot) ||
+		!RelationNeedsWAL(scan->indexRelation);
+}
+
+/*
  * Copy the locked leaf in buf into the scan position, in sorted order,
- * then release it, and find the items [lo, hi) that are not outside the
- * range.
+ * then unlock it (keeping the pin if the scan must), and find the items
+ * [lo, hi) that are not outside the range.
  */
 static void
 load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	BpScanPos  *pos = &so->pos;
-	uint16		width = so->keys.slot->width;
+	uint16		width = so->slot.width;
 	Page		page = BufferGetPage(buf);
 	BpPageOpaque opaque = BpPageGetOpaque(page);
+	const char *region;
 
+	release_pos(pos);
 	pos->blkno = BufferGetBlockNumber(buf);
+	pos->lsn = BufferGetLSNAtomic(buf);
 	pos->flags = opaque->flags;
 	pos->rightlink = opaque->rightlink;
 	memcpy(pos->lowkey, bp_page_lowkey(page), width);
 	memcpy(pos->highkey, bp_page_highkey(page, width), width);
-	pos->nitems = copy_leaf_sorted(so, bp_leaf_region(page, width), dir);
-	UnlockReleaseBuffer(buf);
+	region = scan->ignore_killed_tuples ?
+		bp_leaf_region_for_scan(page, width, so->region_copy, so->region_size) :
+		bp_leaf_region(page, width);
+	pos->nitems = copy_leaf_sorted(so, region, dir);
+	if (scan_keeps_pin(scan))
+	{
+		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		pos->buf = buf;
+	}
+	else
+		UnlockReleaseBuffer(buf);
 
 	pos->lo = first_true(pos->items, pos->nitems, width, bp_below_range,
 						 &so->keys, true);
@@ -465,7 +536,7 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 	BpScanPos  *pos = &so->pos;
 	bool		forward = ScanDirectionIsForward(dir);
 	int			step = forward ? 1 : -1;
-	uint16		width = so->keys.slot->width;
+	uint16		width = so->slot.width;
 
 	if (so->keys.unsatisfiable)
 		return false;
@@ -556,14 +627,14 @@ leaf_inside_range(Page page, const BpScanKeys *keys, uint16 width)
 }
 
 /*
- * Collect the TIDs of a leaf's entries in the range: every entry, run by
- * run, for a leaf inside the range, else those bpa_map selects.
+ * Collect the TIDs of the entries in the range of a leaf whose region (as
+ * the scan sees it) is region: every entry, run by run, for a leaf inside
+ * the range, else those bpa_map selects.
  */
 static void
-collect_leaf(Page page, const BpScanKeys *keys, uint16 width, BitmapVisit *visit)
+collect_leaf(Page page, const char *region, const BpScanKeys *keys,
+			 uint16 width, BitmapVisit *visit)
 {
-	const char *region = bp_leaf_region(page, width);
-
 	if (!leaf_inside_range(page, keys, width))
 	{
 		bpa_map(region, bp_below_range, bp_above_range, (void *) keys,
@@ -584,8 +655,7 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	Relation	index = scan->indexRelation;
-	BpIndexState *state = bp_get_state(index);
-	uint16		width = state->slot.width;
+	uint16		width = so->slot.width;
 	BitmapVisit visit;
 	int64		total = 0;
 	Buffer		buf;
@@ -594,8 +664,7 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		return 0;
 	visit.keys = &so->keys;
 	visit.skip_dead = scan->ignore_killed_tuples;
-	visit.tids = palloc(sizeof(ItemPointerData) *
-						leaf_slot_capacity(&state->meta.leaf_layout));
+	visit.tids = palloc(sizeof(ItemPointerData) * leaf_slot_capacity(&so->layout));
 	buf = bp_descend(index, bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
 	pgstat_count_index_scan(index);
 	for (;;)
@@ -607,7 +676,11 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 
 		CHECK_FOR_INTERRUPTS();
 		visit.ntids = 0;
-		collect_leaf(page, &so->keys, width, &visit);
+		collect_leaf(page, visit.skip_dead ?
+					 bp_leaf_region_for_scan(page, width, so->region_copy,
+											 so->region_size) :
+					 bp_leaf_region(page, width),
+					 &so->keys, width, &visit);
 		last = !(opaque->flags & BP_HAS_HIGH) ||
 			bp_above_range(bp_page_highkey(page, width), &so->keys);
 		UnlockReleaseBuffer(buf);
@@ -630,7 +703,7 @@ bp_markpos(IndexScanDesc scan)
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
 	kill_entries(scan);
-	copy_pos(&so->mark, &so->pos, so->keys.slot->width);
+	copy_pos(&so->mark, &so->pos, so->slot.width);
 }
 
 /* Return to the remembered position. */
@@ -640,5 +713,5 @@ bp_restrpos(IndexScanDesc scan)
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
 	kill_entries(scan);
-	copy_pos(&so->pos, &so->mark, so->keys.slot->width);
+	copy_pos(&so->pos, &so->mark, so->slot.width);
 }

@@ -7,8 +7,10 @@
  */
 #include "postgres.h"
 
-#include "access/tupmacs.h"
+#include "access/amvalidate.h"
 #include "access/genam.h"
+#include "access/tupmacs.h"
+#include "catalog/pg_type.h"
 #include "catalog/index.h"
 #include "storage/lmgr.h"
 #include <math.h>
@@ -265,11 +267,23 @@ fences_size(uint16 width)
 	return MAXALIGN(2 * (Size) width);
 }
 
+/*
+ * Bytes of a leaf's dead-mark area: one bit for every slot that the space
+ * after the fences could hold.
+ */
+static Size
+dead_marks_size(uint16 width)
+{
+	Size		slots = (bp_page_content_size() - fences_size(width)) / width;
+
+	return (slots + 7) / 8;
+}
+
 /* Bytes of the BPA region of a leaf. */
 Size
 bp_leaf_region_size(uint16 width)
 {
-	return bp_page_content_size() - fences_size(width);
+	return bp_page_content_size() - fences_size(width) - dead_marks_size(width);
 }
 
 /* Byte offset, after the fences, of the pivots of an internal page. */
@@ -405,6 +419,7 @@ bp_fill_leaf(Page page, const BpSlotDesc *desc, const BpaLayout *layout,
 		memcpy(bp_page_lowkey(page), lowkey, desc->width);
 	if (highkey)
 		memcpy(bp_page_highkey(page, desc->width), highkey, desc->width);
+	((PageHeader) page)->pd_lower -= dead_marks_size(desc->width);
 	region = bp_leaf_region(page, desc->width);
 	bpa_init(region, layout);
 	if (packed)
@@ -445,6 +460,85 @@ char *
 bp_leaf_region(Page page, uint16 width)
 {
 	return PageGetContents(page) + fences_size(width);
+}
+
+/*
+ * The dead marks of a leaf: bit i is set when the i-th slot of its BPA
+ * region (counting the log, the header and the blocks as one array) holds
+ * an entry whose heap tuple a scan found dead to everyone.  They lie in
+ * the page's hole, between pd_lower and pd_upper, which WAL records never
+ * carry: generic WAL zeroes the hole on every page it changes and replays,
+ * full-page images leave it out, and wal_consistency_checking masks it.
+ * So the marks are hints, set without WAL, lost with any change that moves
+ * entries (bp_install_page and splits clear them).
+ */
+static uint8 *
+leaf_dead_marks(Page page)
+{
+	return (uint8 *) page + ((PageHeader) page)->pd_lower;
+}
+
+/* Position of a stored slot of a leaf's region in its dead marks. */
+static Size
+dead_mark_position(const char *region, const char *stored, uint16 width)
+{
+	return (stored - bpa_log_entry(region, 0)) / width;
+}
+
+/* Does any entry of the leaf carry a dead mark? */
+bool
+bp_leaf_has_dead_marks(Page page)
+{
+	const uint8 *marks = leaf_dead_marks(page);
+	Size		n = ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower;
+
+	for (Size i = 0; i < n; i++)
+		if (marks[i] != 0)
+			return true;
+	return false;
+}
+
+/* Mark the entry stored at stored, in page's region, dead (a hint). */
+void
+bp_leaf_set_dead_mark(Page page, uint16 width, const char *stored)
+{
+	Size		i = dead_mark_position(bp_leaf_region(page, width), stored, width);
+
+	leaf_dead_marks(page)[i / 8] |= (uint8) (1 << (i % 8));
+}
+
+/* Forget every dead mark of a leaf. */
+void
+bp_leaf_clear_dead_marks(Page page)
+{
+	memset(leaf_dead_marks(page), 0,
+		   ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower);
+}
+
+/*
+ * The BPA region of a leaf as a scan should see it: the page's own when
+ * no entry carries a dead mark, else a copy of it in copy (room for
+ * region_size bytes) whose marked entries have the dead bit of their TID
+ * set (bp_slot_dead).
+ */
+const char *
+bp_leaf_region_for_scan(Page page, uint16 width, char *copy, Size region_size)
+{
+	const char *region = bp_leaf_region(page, width);
+	const uint8 *marks = leaf_dead_marks(page);
+	Size		nslots = (region_size - (bpa_log_entry(region, 0) - region)) / width;
+
+	if (!bp_leaf_has_dead_marks(page))
+		return region;
+	memcpy(copy, region, region_size);
+	for (Size i = 0; i < nslots; i++)
+		if (marks[i / 8] & (1 << (i % 8)))
+		{
+			char	   *slot = (char *) bpa_log_entry(copy, 0) + i * width;
+
+			((ItemPointerData *) slot)->ip_posid |= BP_TID_DEAD_BIT;
+		}
+	return copy;
 }
 
 /* The header of an internal page. */
@@ -502,6 +596,11 @@ bp_check_page(Relation index, Buffer buf, Page page)
 			memcmp(bpa_layout(region), &state->meta.leaf_layout,
 				   sizeof(BpaLayout)) != 0)
 			problem = "leaf layout differs from the metapage";
+		if (problem == NULL &&
+			(((PageHeader) page)->pd_upper != ((PageHeader) page)->pd_special ||
+			 ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower !=
+			 dead_marks_size(state->slot.width)))
+			problem = "the dead-mark area of the leaf is misplaced";
 		if (problem != NULL)
 			report_corrupted(index, blkno, problem);
 	}
@@ -528,6 +627,20 @@ bp_read_buffer(Relation index, BlockNumber blkno, int lockmode)
 	return buf;
 }
 
+/*
+ * Read a page of the index with a cleanup lock (exclusive, and no other
+ * backend holds a pin), as VACUUM takes on every leaf, and verify it.
+ */
+Buffer
+bp_read_buffer_for_cleanup(Relation index, BlockNumber blkno)
+{
+	Buffer		buf = ReadBuffer(index, blkno);
+
+	LockBufferForCleanup(buf);
+	bp_check_page(index, buf, BufferGetPage(buf));
+	return buf;
+}
+
 /* Read and verify the metapage into meta. */
 void
 bp_read_meta(Relation index, BpMetaPageData *meta)
@@ -549,10 +662,11 @@ bp_read_meta(Relation index, BpMetaPageData *meta)
 		UnlockReleaseBuffer(buf);
 		ereport(ERROR,
 				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" has version %u, expected %d",
+				 errmsg("index \"%s\" has on-disk format version %u, but this version of bpindex reads version %d",
 						RelationGetRelationName(index), stored->version,
 						BP_VERSION),
-				 errhint("Please REINDEX it.")));
+				 errhint("Rebuild the index with REINDEX INDEX %s.",
+						 quote_identifier(RelationGetRelationName(index)))));
 	}
 	*meta = *stored;
 	UnlockReleaseBuffer(buf);
@@ -622,6 +736,16 @@ bp_check_columns(Relation index)
 							RelationGetRelationName(index),
 							format_type_be(att->atttypid)),
 					 errdetail("bpindex stores every entry in a fixed-width slot, so key columns must have a fixed-length type.")));
+		if (!check_amproc_signature(index_getprocid(index, i + 1, 1), INT4OID,
+									true, 2, 2, index->rd_opcintype[i],
+									index->rd_opcintype[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("operator class of column \"%s\" of index \"%s\" has no comparison function for type %s",
+							NameStr(att->attname),
+							RelationGetRelationName(index),
+							format_type_be(index->rd_opcintype[i])),
+					 errdetail("Support function 1 of a bpindex operator class must compare two values of the class's input type and return int4.")));
 		if (option & INDOPTION_DESC)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -4,9 +4,14 @@
  *	  VACUUM support: remove the entries of dead heap tuples, report stats.
  *
  * ambulkdelete walks the leaf level left to right, one leaf at a time
- * under its exclusive content lock, and removes the entries whose heap
- * TID the callback reports dead from the log and the blocks of the BPA,
- * WAL-logged as the byte ranges that changed (bpxlog.c).
+ * under a cleanup lock, and removes the entries whose heap TID the
+ * callback reports dead from the log and the blocks of the BPA, WAL-logged
+ * as the byte ranges that changed (bpxlog.c).  The cleanup lock is taken
+ * on every leaf, changed or not: a scan that keeps the pin of a leaf whose
+ * entries it is still returning (bpscan.c) thereby holds VACUUM up until
+ * it moves on, so the heap cannot reuse those entries' TIDs or mark their
+ * pages all-visible in the meantime, even for entries a split has moved
+ * to a leaf further right.
  *
  *-------------------------------------------------------------------------
  */
@@ -46,7 +51,7 @@ collect_dead(const void *slot, void *arg)
 		memcpy(dead->slots + (Size) dead->n++ * dead->width, slot, dead->width);
 }
 
-/* Remove the dead entries of one exclusively locked leaf. */
+/* Remove the dead entries of one leaf, locked for cleanup. */
 static void
 remove_dead(Relation index, Buffer buf, DeadEntries *dead,
 			IndexBulkDeleteResult *stats)
@@ -84,6 +89,7 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	const BpaLayout *layout = &state->meta.leaf_layout;
 	DeadEntries dead;
 	Buffer		buf;
+	BlockNumber next;
 
 	if (stats == NULL)
 		stats = palloc0(sizeof(IndexBulkDeleteResult));
@@ -95,19 +101,23 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 								layout->num_blocks * layout->block_size) *
 						dead.width);
 
-	buf = bp_descend(index, leftmost, NULL, BUFFER_LOCK_EXCLUSIVE);
+	buf = bp_descend(index, leftmost, NULL, BUFFER_LOCK_SHARE);
+	next = BufferGetBlockNumber(buf);
+	UnlockReleaseBuffer(buf);
+	/* the leftmost leaf stays the leftmost: splits only add pages right */
+	buf = bp_read_buffer_for_cleanup(index, next);
 	for (;;)
 	{
 		BpPageOpaque opaque = BpPageGetOpaque(BufferGetPage(buf));
-		BlockNumber next = opaque->rightlink;
 		bool		last = !(opaque->flags & BP_HAS_HIGH);
 
+		next = opaque->rightlink;
 		vacuum_delay_point();
 		remove_dead(index, buf, &dead, stats);
 		UnlockReleaseBuffer(buf);
 		if (last)
 			break;
-		buf = bp_read_buffer(index, next, BUFFER_LOCK_EXCLUSIVE);
+		buf = bp_read_buffer_for_cleanup(index, next);
 	}
 	pfree(dead.slots);
 	stats->num_pages = RelationGetNumberOfBlocks(index);

@@ -119,15 +119,19 @@ compute_delta(const char *old, const char *new, char *delta)
 
 /*
  * Replace the exclusively locked page in buf by newpage, a modified copy
- * of it, WAL-logging the ranges that differ.
+ * of it, WAL-logging the ranges that differ.  The entries of a leaf may
+ * have moved, so its dead marks are cleared.
  */
 void
-bp_install_page(Relation index, Buffer buf, const char *newpage)
+bp_install_page(Relation index, Buffer buf, char *newpage)
 {
 	Page		page = BufferGetPage(buf);
 	char	   *delta = palloc(2 * BLCKSZ);
 	Size		len = 0;
 	bool		logged = RelationNeedsWAL(index);
+
+	if (BpPageGetOpaque(newpage)->flags & BP_LEAF)
+		bp_leaf_clear_dead_marks(newpage);
 
 	if (logged)
 		len = compute_delta((const char *) page, newpage, delta);

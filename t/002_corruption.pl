@@ -68,8 +68,14 @@ like(scan_error('bad_meta'), qr/index "bad_meta" is not a bpindex index/,
 # metapage version
 fresh_index('bad_version');
 poke('bad_version', 0, $contents + 4, pack('V', 99));
-like(scan_error('bad_version'), qr/index "bad_version" has version 99/,
+like(scan_error('bad_version'), qr/index "bad_version" has on-disk format version 99/,
 	'bad metapage version names the index');
+# an index of the previous on-disk format (2: dead bits in the slots)
+fresh_index('old_format');
+poke('old_format', 0, $contents + 4, pack('V', 2));
+like(scan_error('old_format'),
+	qr/index "old_format" has on-disk format version 2.*\n.*HINT:  Rebuild the index with REINDEX INDEX old_format/,
+	'an index of the previous format names REINDEX');
 
 # page identifier of leaf block 1 (page_id is at offset 8 of the special space)
 fresh_index('bad_leaf');

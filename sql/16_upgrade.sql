@@ -1,0 +1,41 @@
+--
+-- 16_upgrade: ALTER EXTENSION bpindex UPDATE from the previous version,
+-- in a database of its own, with an index that keeps working across it.
+--
+SELECT current_database() AS up_regress_db,
+       current_database() || '_upgrade' AS up_db \gset
+SET client_min_messages = warning;
+DROP DATABASE IF EXISTS :"up_db";
+RESET client_min_messages;
+CREATE DATABASE :"up_db" TEMPLATE template0;
+\c :"up_db"
+CREATE EXTENSION bpindex VERSION '1.0';
+SELECT extversion FROM pg_extension WHERE extname = 'bpindex';
+SELECT has_function_privilege('public', 'bpindex_metap(regclass)', 'EXECUTE') AS metap_public;
+CREATE TABLE up_t (k int4);
+INSERT INTO up_t SELECT i FROM generate_series(1, 1000) i;
+CREATE INDEX up_t_bp ON up_t USING bpindex (k);
+ALTER EXTENSION bpindex UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'bpindex';
+-- 1.1: bpindex_metap shows raw index content and is for superusers
+SELECT has_function_privilege('public', 'bpindex_metap(regclass)', 'EXECUTE') AS metap_public;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;
+SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;
+RESET enable_seqscan;
+SELECT bpindex_check('up_t_bp', true);
+-- the update script is the only way to 1.1 from 1.0, and a fresh install
+-- reaches the same objects
+SELECT version, installed FROM pg_available_extension_versions
+WHERE name = 'bpindex' ORDER BY version;
+-- a hypothetical index does not outlive DROP EXTENSION: EXPLAIN and
+-- queries on its table go on without it (the library stays loaded)
+SELECT count(*) FROM bpindex_hypo_create_index('CREATE INDEX ON up_t USING bpindex (k)');
+DROP EXTENSION bpindex CASCADE;
+EXPLAIN (COSTS OFF) SELECT * FROM up_t WHERE k = 5;
+SELECT * FROM up_t WHERE k = 5;
+CREATE EXTENSION bpindex;
+SELECT extversion FROM pg_extension WHERE extname = 'bpindex';
+SELECT has_function_privilege('public', 'bpindex_metap(regclass)', 'EXECUTE') AS metap_public;
+\c :"up_regress_db"
+DROP DATABASE :"up_db";

@@ -1,0 +1,204 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpoptions.c
+ *	  The reloptions of bpindex and their one validation.
+ *
+ * fillfactor, log_size and block_size are parsed by amoptions, which can
+ * check each value's range only: whether a log_size and block_size fit a
+ * leaf depends on the width of the index's entries.  bp_layout_for_options
+ * makes that check, and it is made wherever options meet an index:
+ * CREATE INDEX (and every rebuild: REINDEX, TRUNCATE, VACUUM FULL, a
+ * restored dump), ALTER INDEX ... SET (through the post-alter hook, so
+ * that nothing is accepted that a rebuild would refuse) and the
+ * hypothetical indexes.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "access/reloptions.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
+#include "catalog/objectaccess.h"
+#include "catalog/pg_class.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "bpindex.h"
+
+static relopt_kind bp_relopt_kind;
+static relopt_parse_elt bp_relopt_tab[3];
+static object_access_hook_type prev_object_access_hook = NULL;
+
+static void bp_options_post_alter(ObjectAccessType access, Oid classId,
+								  Oid objectId, int subId, void *arg);
+
+/* Register the reloptions and the hook that validates ALTER INDEX SET. */
+void
+bp_options_init(void)
+{
+	bp_relopt_kind = add_reloption_kind();
+	add_int_reloption(bp_relopt_kind, "fillfactor",
+					  "Percentage of each leaf's block capacity filled by CREATE INDEX",
+					  BP_DEFAULT_FILLFACTOR, BP_MIN_FILLFACTOR, 100,
+					  AccessExclusiveLock);
+	add_int_reloption(bp_relopt_kind, "log_size",
+					  "Slots in the insert log of each leaf (0: chosen from the entry width)",
+					  0, 0, BP_MAX_LAYOUT_SLOTS, AccessExclusiveLock);
+	add_int_reloption(bp_relopt_kind, "block_size",
+					  "Slots in each block of a leaf (0: chosen from the entry width)",
+					  0, 0, BP_MAX_LAYOUT_SLOTS, AccessExclusiveLock);
+	bp_relopt_tab[0].optname = "fillfactor";
+	bp_relopt_tab[0].opttype = RELOPT_TYPE_INT;
+	bp_relopt_tab[0].offset = offsetof(BpOptions, fillfactor);
+	bp_relopt_tab[1].optname = "log_size";
+	bp_relopt_tab[1].opttype = RELOPT_TYPE_INT;
+	bp_relopt_tab[1].offset = offsetof(BpOptions, log_size);
+	bp_relopt_tab[2].optname = "block_size";
+	bp_relopt_tab[2].opttype = RELOPT_TYPE_INT;
+	bp_relopt_tab[2].offset = offsetof(BpOptions, block_size);
+
+	prev_object_access_hook = object_access_hook;
+	object_access_hook = bp_options_post_alter;
+}
+
+/* amoptions: parse reloptions and check the range of each. */
+bytea *
+bp_options(Datum reloptions, bool validate)
+{
+	BpOptions  *opts = (BpOptions *) build_reloptions(reloptions, validate,
+													  bp_relopt_kind,
+													  sizeof(BpOptions),
+													  bp_relopt_tab,
+													  lengthof(bp_relopt_tab));
+
+	if (validate && opts && (opts->log_size == 1 || opts->block_size == 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for bpindex option \"%s\": 1",
+						opts->log_size == 1 ? "log_size" : "block_size"),
+				 errdetail("Valid values are 0 (chosen from the entry width) and 2 to %d slots.",
+						   BP_MAX_LAYOUT_SLOTS)));
+	return (bytea *) opts;
+}
+
+/* The options of an index, defaults where none are set. */
+BpOptions
+bp_index_options(Relation index)
+{
+	BpOptions	defaults = {0, BP_DEFAULT_FILLFACTOR, 0, 0};
+
+	return index->rd_options ? *(BpOptions *) index->rd_options : defaults;
+}
+
+/* The largest log_size that fits a leaf of this width with block_size. */
+static int
+largest_log_size(int block_size, uint16 width)
+{
+	BpaLayout	layout;
+
+	for (int log_size = BP_MAX_LAYOUT_SLOTS; log_size >= 2; log_size--)
+		if (bp_choose_leaf_layout(&(BpOptions) {0, 0, log_size, block_size},
+								  width, &layout))
+			return log_size;
+	return 0;
+}
+
+/*
+ * The leaf layout of entries of this width under opts, for the index (or
+ * hypothetical index) named index_name; an error naming it if the entries
+ * are too wide for bpindex or the options do not fit a leaf.
+ */
+void
+bp_layout_for_options(const BpOptions *opts, uint16 width,
+					  const char *index_name, BpaLayout *layout)
+{
+	int			largest;
+
+	if (bp_internal_capacity(width) < 4 ||
+		!bp_choose_leaf_layout(&(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0},
+							   width, layout))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("entries of index \"%s\" are too wide for bpindex (%u bytes)",
+						index_name, width),
+				 errdetail("A bpindex page must hold at least four entries.")));
+	if (bp_choose_leaf_layout(opts, width, layout))
+		return;
+	largest = largest_log_size(opts->block_size, width);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("log_size %d and block_size %d do not fit a leaf of index \"%s\"",
+					opts->log_size, opts->block_size, index_name),
+			 errdetail("A leaf holds %zu bytes and each entry takes %u bytes; the log and blocks holding at least four entries must fit, and the log may not hold more entries than the blocks.",
+					   bp_leaf_region_size(width), width),
+			 largest > 0 ?
+			 errhint("With block_size %d, log_size can be at most %d for this index.",
+					 opts->block_size, largest) :
+			 errhint("Choose a smaller block_size.")));
+}
+
+/*
+ * The reloptions of relation relid as the current command has just
+ * written them (the relcache does not show them before the command ends).
+ */
+static BpOptions
+options_being_written(Oid relid)
+{
+	Relation	pg_class = table_open(RelationRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	BpOptions	opts = {0, BP_DEFAULT_FILLFACTOR, 0, 0};
+
+	ScanKeyInit(&key, Anum_pg_class_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(pg_class, ClassOidIndexId, true, SnapshotSelf,
+							  1, &key);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+	{
+		bytea	   *parsed = extractRelOptions(tuple, RelationGetDescr(pg_class),
+											   bp_options);
+
+		if (parsed)
+			opts = *(BpOptions *) parsed;
+	}
+	systable_endscan(scan);
+	table_close(pg_class, AccessShareLock);
+	return opts;
+}
+
+/*
+ * object_access_hook: after ALTER INDEX ... SET or RESET of a bpindex
+ * index, refuse options that its next rebuild could not use.
+ */
+static void
+bp_options_post_alter(ObjectAccessType access, Oid classId, Oid objectId,
+					  int subId, void *arg)
+{
+	if (prev_object_access_hook)
+		prev_object_access_hook(access, classId, objectId, subId, arg);
+	if (access == OAT_POST_ALTER && classId == RelationRelationId &&
+		subId == 0 && get_rel_relkind(objectId) == RELKIND_INDEX)
+	{
+		Relation	index = relation_open(objectId, AccessShareLock);
+
+		if (index->rd_indam != NULL && index->rd_indam->amoptions == bp_options)
+		{
+			BpOptions	opts = options_being_written(objectId);
+			BpSlotDesc	desc;
+			BpaLayout	layout;
+
+			bp_init_slot_desc(index, &desc);
+			bp_layout_for_options(&opts, desc.width,
+								  RelationGetRelationName(index), &layout);
+		}
+		relation_close(index, AccessShareLock);
+	}
+}
