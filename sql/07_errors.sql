@@ -361,3 +361,14 @@ INSERT INTO err_excl VALUES (42, 'again'), (501, 'new') ON CONFLICT DO NOTHING;
 SELECT count(*), count(*) FILTER (WHERE v = 'new') AS new FROM err_excl;
 SELECT k, v FROM err_excl WHERE k IN (42, 501) ORDER BY k;
 DROP TABLE err_excl;
+
+-- a family whose cross-type operator has no comparison function, and
+-- lacks the other strategies for that pair: amvalidate names each gap
+CREATE OPERATOR FAMILY int_partial_ops USING bpindex;
+CREATE OPERATOR CLASS int4_partial_ops FOR TYPE int4 USING bpindex FAMILY int_partial_ops AS
+    OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
+    FUNCTION 1 btint4cmp(int4, int4);
+SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'int4_partial_ops';
+ALTER OPERATOR FAMILY int_partial_ops USING bpindex ADD OPERATOR 1 < (int4, int8);
+SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'int4_partial_ops';
+DROP OPERATOR FAMILY int_partial_ops USING bpindex;

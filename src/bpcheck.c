@@ -58,7 +58,7 @@ typedef struct InternalCopy
 
 /* Report the first violation found. */
 static void
-report(CheckState *state, BlockNumber blkno, const char *fmt, const char *what)
+report_violation(CheckState *state, BlockNumber blkno, const char *fmt, const char *what)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INDEX_CORRUPTED),
@@ -69,7 +69,7 @@ report(CheckState *state, BlockNumber blkno, const char *fmt, const char *what)
 
 /* Compare two slots of the index. */
 static int
-cmp(CheckState *state, const char *a, const char *b)
+compare_entries(CheckState *state, const char *a, const char *b)
 {
 	return bp_compare_slots(a, b, &state->bp->slot);
 }
@@ -84,18 +84,20 @@ check_leaf(CheckState *state, BlockNumber blkno, Page page)
 									bp_compare_slots, &state->bp->slot);
 	int			n;
 
+	if (problem == NULL)
+		problem = bp_leaf_check_dead_marks(page, state->width);
 	if (problem)
-		report(state, blkno, "The leaf's buffered partitioned array is invalid: %s.",
-			   problem);
+		report_violation(state, blkno, "The leaf's buffered partitioned array is invalid: %s.",
+						 problem);
 	n = bpa_sorted(region, bp_compare_slots, &state->bp->slot, NULL, NULL,
 				   state->items, state->bp->scratch);
 	if (n > 0 && (flags & BP_HAS_LOW) &&
-		cmp(state, state->items, bp_page_lowkey(page)) < 0)
-		report(state, blkno, "%s", "A leaf entry lies below the leaf's low key.");
+		compare_entries(state, state->items, bp_page_lowkey(page)) < 0)
+		report_violation(state, blkno, "%s", "A leaf entry lies below the leaf's low key.");
 	if (n > 0 && (flags & BP_HAS_HIGH) &&
-		cmp(state, state->items + (Size) (n - 1) * state->width,
+		compare_entries(state, state->items + (Size) (n - 1) * state->width,
 			bp_page_highkey(page, state->width)) >= 0)
-		report(state, blkno, "%s", "A leaf entry lies at or above the leaf's high key.");
+		report_violation(state, blkno, "%s", "A leaf entry lies at or above the leaf's high key.");
 	if (state->entries)
 		for (int i = 0; i < n; i++)
 			bloom_add_element(state->entries,
@@ -123,18 +125,18 @@ copy_internal(CheckState *state, BlockNumber blkno, Page page, InternalCopy *cop
 	memcpy(copy->highkey, bp_page_highkey(page, width), width);
 
 	if ((opaque->flags & BP_HAS_LOW) &&
-		cmp(state, copy->pivots, bp_page_lowkey(page)) != 0)
-		report(state, blkno, "%s", "The first pivot differs from the page's low key.");
+		compare_entries(state, copy->pivots, bp_page_lowkey(page)) != 0)
+		report_violation(state, blkno, "%s", "The first pivot differs from the page's low key.");
 	for (int i = 1; i < copy->nitems; i++)
 	{
 		const char *pivot = copy->pivots + (Size) i * width;
 
-		if (i > 1 && cmp(state, pivot - width, pivot) >= 0)
-			report(state, blkno, "%s", "The pivots are not strictly ascending.");
-		if ((opaque->flags & BP_HAS_LOW) && cmp(state, pivot, bp_page_lowkey(page)) <= 0)
-			report(state, blkno, "%s", "A pivot lies at or below the page's low key.");
-		if ((opaque->flags & BP_HAS_HIGH) && cmp(state, pivot, copy->highkey) >= 0)
-			report(state, blkno, "%s", "A pivot lies at or above the page's high key.");
+		if (i > 1 && compare_entries(state, pivot - width, pivot) >= 0)
+			report_violation(state, blkno, "%s", "The pivots are not strictly ascending.");
+		if ((opaque->flags & BP_HAS_LOW) && compare_entries(state, pivot, bp_page_lowkey(page)) <= 0)
+			report_violation(state, blkno, "%s", "A pivot lies at or below the page's low key.");
+		if ((opaque->flags & BP_HAS_HIGH) && compare_entries(state, pivot, copy->highkey) >= 0)
+			report_violation(state, blkno, "%s", "A pivot lies at or above the page's high key.");
 	}
 }
 
@@ -159,7 +161,7 @@ child_matches(CheckState *state, const InternalCopy *parent, int i, Page child)
 			return false;
 	}
 	else if (!(flags & BP_HAS_LOW) ||
-			 cmp(state, bp_page_lowkey(child),
+			 compare_entries(state, bp_page_lowkey(child),
 				 parent->pivots + (Size) i * state->width) != 0)
 		return false;
 
@@ -167,7 +169,7 @@ child_matches(CheckState *state, const InternalCopy *parent, int i, Page child)
 		return bound == NULL;
 	if (bound == NULL)
 		return (flags & BP_INCOMPLETE_SPLIT) != 0;
-	c = cmp(state, bp_page_highkey(child, state->width), bound);
+	c = compare_entries(state, bp_page_highkey(child, state->width), bound);
 	return c == 0 || (c < 0 && (flags & BP_INCOMPLETE_SPLIT));
 }
 
@@ -181,12 +183,12 @@ read_checked(CheckState *state, BlockNumber blkno, uint16 level)
 	if (blkno >= state->nblocks)	/* a concurrent split may have extended it */
 		state->nblocks = RelationGetNumberOfBlocks(state->index);
 	if (blkno == BP_METAPAGE_BLKNO || blkno >= state->nblocks)
-		report(state, blkno, "%s", "A link points outside the index or to the metapage.");
+		report_violation(state, blkno, "%s", "A link points outside the index or to the metapage.");
 	buf = bp_read_buffer(state->index, blkno, BUFFER_LOCK_SHARE);
 	opaque = BpPageGetOpaque(BufferGetPage(buf));
 	if (opaque->level != level ||
 		((opaque->flags & BP_LEAF) != 0) != (level == 0))
-		report(state, blkno, "%s", "The page's kind or level is not that of its place in the tree.");
+		report_violation(state, blkno, "%s", "The page's kind or level is not that of its place in the tree.");
 	return buf;
 }
 
@@ -243,7 +245,7 @@ check_children(CheckState *state, BlockNumber blkno, InternalCopy *copy,
 		for (int attempt = 0; !ok && attempt < 5; attempt++)
 			ok = child_matches_fresh_parent(state, blkno, level, copy->children[i]);
 		if (!ok)
-			report(state, copy->children[i], "%s",
+			report_violation(state, copy->children[i], "%s",
 				   "The page's fence keys do not match the range its parent gives it.");
 	}
 }
@@ -273,11 +275,11 @@ check_level(CheckState *state, BlockNumber leftmost, uint16 level)
 		CHECK_FOR_INTERRUPTS();
 		if (first ? (opaque->flags & BP_HAS_LOW) != 0 :
 			!(opaque->flags & BP_HAS_LOW) ||
-			cmp(state, bp_page_lowkey(page), prev_high) != 0)
-			report(state, blkno, "%s", "The page's low key is not its left neighbour's high key.");
+			compare_entries(state, bp_page_lowkey(page), prev_high) != 0)
+			report_violation(state, blkno, "%s", "The page's low key is not its left neighbour's high key.");
 		if ((opaque->flags & BP_HAS_LOW) && !last &&
-			cmp(state, bp_page_lowkey(page), bp_page_highkey(page, state->width)) >= 0)
-			report(state, blkno, "%s", "The page's low key is not below its high key.");
+			compare_entries(state, bp_page_lowkey(page), bp_page_highkey(page, state->width)) >= 0)
+			report_violation(state, blkno, "%s", "The page's low key is not below its high key.");
 		memcpy(prev_high, bp_page_highkey(page, state->width), state->width);
 
 		if (level == 0)
@@ -296,7 +298,7 @@ check_level(CheckState *state, BlockNumber leftmost, uint16 level)
 		if (last)
 			break;
 		if (++visited > state->nblocks)
-			report(state, blkno, "%s", "The right-links of a level form a cycle.");
+			report_violation(state, blkno, "%s", "The right-links of a level form a cycle.");
 		blkno = next;
 		first = false;
 	}

@@ -427,6 +427,7 @@ extern char *bp_leaf_region(Page page, uint16 width);
 extern bool bp_leaf_has_dead_marks(Page page);
 extern void bp_leaf_set_dead_mark(Page page, uint16 width, const char *stored);
 extern void bp_leaf_clear_dead_marks(Page page);
+extern const char *bp_leaf_check_dead_marks(Page page, uint16 width);
 extern const char *bp_leaf_region_for_scan(Page page, uint16 width, char *copy,
 										   Size region_size);
 extern BpInternalHeader *bp_internal_header(Page page, uint16 width);

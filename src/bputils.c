@@ -516,6 +516,42 @@ bp_leaf_clear_dead_marks(Page page)
 }
 
 /*
+ * Problems of a leaf's dead marks, or NULL: a stored slot with the dead
+ * bit of its TID set (only copies carry it), or a mark on a position that
+ * holds no entry (an append there would inherit it).
+ */
+const char *
+bp_leaf_check_dead_marks(Page page, uint16 width)
+{
+	const char *region = bp_leaf_region(page, width);
+	const uint8 *marks = leaf_dead_marks(page);
+	Size		nbytes = ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower;
+	uint8	   *occupied = palloc0(nbytes);
+	const char *problem = NULL;
+
+	for (int b = -1; b < bpa_used_blocks(region); b++)
+	{
+		int			n = b < 0 ? bpa_log_count(region) : bpa_block_count(region, b);
+
+		for (int i = 0; i < n; i++)
+		{
+			const char *slot = b < 0 ? bpa_log_entry(region, i) :
+				bpa_block_entry(region, b, i);
+			Size		pos = dead_mark_position(region, slot, width);
+
+			if (bp_slot_dead(slot))
+				problem = "a stored entry has the dead bit of its TID set";
+			occupied[pos / 8] |= (uint8) (1 << (pos % 8));
+		}
+	}
+	for (Size i = 0; i < nbytes && problem == NULL; i++)
+		if (marks[i] & ~occupied[i])
+			problem = "a dead mark lies on a slot that holds no entry";
+	pfree(occupied);
+	return problem;
+}
+
+/*
  * The BPA region of a leaf as a scan should see it: the page's own when
  * no entry carries a dead mark, else a copy of it in copy (room for
  * region_size bytes) whose marked entries have the dead bit of their TID

@@ -5,7 +5,8 @@
  *
  * A bpindex operator class must look like a btree one: strategies 1 to 5
  * with boolean operators, support function 1 a three-way comparison
- * returning int4, and both complete for the class's own input type.
+ * returning int4, all of them for the class's own input type and for
+ * every other pair of types its family covers.
  *
  *-------------------------------------------------------------------------
  */
@@ -35,10 +36,38 @@ report_invalid(const char *opclass, const char *message, const char *what)
 	return false;
 }
 
-/* Check the support functions of the family; note those for opcintype. */
+/* What a family holds for one pair of types: its operators and function. */
+typedef struct TypePair
+{
+	Oid			lefttype;
+	Oid			righttype;
+	bool		has_proc;
+	bool		has_strategy[BTMaxStrategyNumber + 1];
+} TypePair;
+
+/* The entry of pairs for (lefttype, righttype), added if missing. */
+static TypePair *
+find_pair(List **pairs, Oid lefttype, Oid righttype)
+{
+	ListCell   *lc;
+	TypePair   *pair;
+
+	foreach(lc, *pairs)
+	{
+		pair = (TypePair *) lfirst(lc);
+		if (pair->lefttype == lefttype && pair->righttype == righttype)
+			return pair;
+	}
+	pair = palloc0(sizeof(TypePair));
+	pair->lefttype = lefttype;
+	pair->righttype = righttype;
+	*pairs = lappend(*pairs, pair);
+	return pair;
+}
+
+/* Check the support functions of the family, noting them in pairs. */
 static bool
-validate_procs(const char *opclass, CatCList *procs, Oid opcintype,
-			   bool *has_own_proc)
+validate_procs(const char *opclass, CatCList *procs, List **pairs)
 {
 	bool		ok = true;
 
@@ -54,17 +83,15 @@ validate_procs(const char *opclass, CatCList *procs, Oid opcintype,
 										 proc->amprocrighttype))
 			ok = report_invalid(opclass, "contains support function with wrong signature",
 								format_procedure(proc->amproc));
-		else if (proc->amproclefttype == opcintype &&
-				 proc->amprocrighttype == opcintype)
-			*has_own_proc = true;
+		else
+			find_pair(pairs, proc->amproclefttype, proc->amprocrighttype)->has_proc = true;
 	}
 	return ok;
 }
 
-/* Check the operators of the family; note the strategies for opcintype. */
+/* Check the operators of the family, noting their strategies in pairs. */
 static bool
-validate_operators(const char *opclass, CatCList *opers, Oid opcintype,
-				   bool *has_strategy)
+validate_operators(const char *opclass, CatCList *opers, List **pairs)
 {
 	bool		ok = true;
 
@@ -82,9 +109,42 @@ validate_operators(const char *opclass, CatCList *opers, Oid opcintype,
 									   op->amoplefttype, op->amoprighttype))
 			ok = report_invalid(opclass, "contains operator with wrong signature",
 								format_operator(op->amopopr));
-		else if (op->amoplefttype == opcintype && op->amoprighttype == opcintype)
-			has_strategy[op->amopstrategy] = true;
+		else
+			find_pair(pairs, op->amoplefttype, op->amoprighttype)
+				->has_strategy[op->amopstrategy] = true;
 	}
+	return ok;
+}
+
+/*
+ * Every pair of types the family covers needs all five strategies and a
+ * comparison function, as in btree, and the class's own type must be one.
+ */
+static bool
+validate_pairs(const char *opclass, List *pairs, Oid opcintype)
+{
+	bool		ok = true;
+	bool		has_own = false;
+	ListCell   *lc;
+
+	foreach(lc, pairs)
+	{
+		TypePair   *pair = (TypePair *) lfirst(lc);
+		char	   *types = psprintf("%s and %s", format_type_be(pair->lefttype),
+									 format_type_be(pair->righttype));
+
+		has_own |= pair->lefttype == opcintype && pair->righttype == opcintype;
+		if (!pair->has_proc)
+			ok = report_invalid(opclass, "is missing support function 1 for types", types);
+		for (int s = 1; s <= BTMaxStrategyNumber; s++)
+			if (!pair->has_strategy[s])
+				ok = report_invalid(opclass,
+									psprintf("is missing the operator of strategy %d for types", s),
+									types);
+	}
+	if (!has_own)
+		ok = report_invalid(opclass, "is missing support function 1 and operators for type",
+							format_type_be(opcintype));
 	return ok;
 }
 
@@ -97,8 +157,7 @@ bp_validate(Oid opclassoid)
 	char	   *opclass;
 	CatCList   *procs;
 	CatCList   *opers;
-	bool		has_strategy[BTMaxStrategyNumber + 1] = {false};
-	bool		has_own_proc = false;
+	List	   *pairs = NIL;
 	bool		ok;
 
 	if (!HeapTupleIsValid(classtup))
@@ -108,16 +167,9 @@ bp_validate(Oid opclassoid)
 
 	procs = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(classform->opcfamily));
 	opers = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(classform->opcfamily));
-	ok = validate_procs(opclass, procs, classform->opcintype, &has_own_proc);
-	ok = validate_operators(opclass, opers, classform->opcintype, has_strategy) && ok;
-
-	if (!has_own_proc)
-		ok = report_invalid(opclass, "is missing support function 1 for type",
-							format_type_be(classform->opcintype));
-	for (int s = 1; s <= BTMaxStrategyNumber; s++)
-		if (!has_strategy[s])
-			ok = report_invalid(opclass, psprintf("is missing the operator of strategy %d for type", s),
-								format_type_be(classform->opcintype));
+	ok = validate_procs(opclass, procs, &pairs);
+	ok = validate_operators(opclass, opers, &pairs) && ok;
+	ok = validate_pairs(opclass, pairs, classform->opcintype) && ok;
 
 	ReleaseCatCacheList(opers);
 	ReleaseCatCacheList(procs);

@@ -3,9 +3,9 @@
 # see (they check page kinds and counters only) is found by bpindex_check:
 # a block whose sorted bit lies, an entry outside its block's range or its
 # leaf's fences, pivots out of order, fences that disagree with the parent
-# or the left neighbour, an entry stored twice; and entries that are
-# missing although the structure is sound, by bpindex_check with
-# heapallindexed.
+# or the left neighbour, an entry stored twice, dead marks on empty slots;
+# and entries that are missing although the structure is sound, by
+# bpindex_check with heapallindexed.
 use strict;
 use warnings;
 use FindBin;
@@ -250,6 +250,41 @@ sub counts_by_path
 	like(check_error($name),
 		qr/index "bad_fence" is corrupted at block 1\n.*A leaf entry lies at or above the leaf's high key/,
 		'bad_fence: bpindex_check finds the entry above the high key');
+}
+
+# Dead marks: a mark on a slot that holds no entry (an append there would
+# inherit it), and a stored entry with the dead bit of its TID set (only
+# the copies scans make carry it), are found by bpindex_check; a dead-mark
+# area in the wrong place by every page read.
+{
+	my $name = fresh_index('bad_marks');
+	my $page = read_block($name, 1);
+	my ($lower, $upper) = unpack('v2', substr($page, 12, 4));
+	is($upper, $special, 'bad_marks: the dead-mark area ends at the special space');
+	substr($page, $upper - 1, 1) = "\xff";
+	write_block($name, 1, $page);
+	is(scan_error($name), '', 'bad_marks: the page-read checks do not notice a stray mark');
+	like(check_error($name),
+		qr/index "bad_marks" is corrupted at block 1\n.*a dead mark lies on a slot that holds no entry/,
+		'bad_marks: bpindex_check finds the mark on an empty slot');
+
+	$name = fresh_index('bad_dead_bit');
+	my $l = layout($name);
+	$page = read_block($name, 1);
+	my $posid = block_entry($l, 0, 0) + 4;
+	substr($page, $posid, 2) = pack('v', unpack('v', substr($page, $posid, 2)) | 0x8000);
+	write_block($name, 1, $page);
+	like(check_error($name),
+		qr/index "bad_dead_bit" is corrupted at block 1\n.*a stored entry has the dead bit of its TID set/,
+		'bad_dead_bit: bpindex_check finds the dead bit in a stored slot');
+
+	$name = fresh_index('bad_hole');
+	$page = read_block($name, 1);
+	substr($page, 12, 2) = pack('v', $lower - 8);
+	write_block($name, 1, $page);
+	like(scan_error($name),
+		qr/index "bad_hole" contains corrupted page at block 1/,
+		'bad_hole: a misplaced dead-mark area is an error naming the index');
 }
 
 # Two pivots of the root are out of order.
