@@ -433,6 +433,7 @@ extern Buffer bp_descend_to_level(Relation index, BpGoRightFn go_right,
 								  void *arg, int lockmode, uint16 target_level);
 extern int	bp_choose_child(Page page, uint16 width, BpGoRightFn go_right,
 							void *arg);
+extern int	bp_gettreeheight(Relation index);
 
 /* bpbuild.c */
 extern IndexBuildResult *bp_build(Relation heap, Relation index,
@@ -480,5 +481,8 @@ extern void bp_hypo_init(void);
 
 /* bpvalidate.c */
 extern bool bp_validate(Oid opclassoid);
+
+/* what differs between PostgreSQL versions; it refers to the functions above */
+#include "bpcompat.h"
 
 #endif							/* BPINDEX_H */

@@ -349,6 +349,23 @@ refresh_root(Relation index, BpIndexState *state)
 }
 
 /*
+ * amgettreeheight: the levels above the leaves, which the planner charges
+ * a descent for (18 asks every index AM; 15 asks btree only, and
+ * bp_costestimate fills it in).  The root's level comes from the backend's
+ * cache, read from the metapage if this backend has none yet; a root
+ * split since is seen at the next descent, as btree's cached metapage is.
+ */
+int
+bp_gettreeheight(Relation index)
+{
+	BpIndexState *state = bp_get_state(index);
+
+	if (state->cached_root == InvalidBlockNumber)
+		refresh_root(index, state);
+	return state->cached_root_level;
+}
+
+/*
  * Descend from the root to the page at target_level where go_right turns
  * false: at each level take the last child whose pivot satisfies go_right.
  * go_right must be monotone (true for a prefix of the order).  Returns
