@@ -365,7 +365,15 @@ typedef struct BpScanPos
 /* Scan state. */
 typedef struct BpScanOpaqueData
 {
-	BpScanKeys	keys;
+	/*
+	 * The index's slot descriptor, copied at ambeginscan: the BpIndexState
+	 * in rd_amcache is freed by a relcache invalidation of the index (a
+	 * concurrent VACUUM or ANALYZE updating its statistics), which the
+	 * backend may process between two calls of the scan, e.g. between two
+	 * FETCHes from a cursor.
+	 */
+	BpSlotDesc	slot;
+	BpScanKeys	keys;			/* keys.slot points to slot */
 	BpScanPos	pos;
 	BpScanPos	mark;
 	char	   *scratch;		/* bpa_scratch_size bytes */

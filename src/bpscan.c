@@ -78,6 +78,8 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	BpIndexState *state = bp_get_state(index);
 	BpScanOpaque so = palloc0(sizeof(BpScanOpaqueData));
 
+	so->slot = state->slot;
+	so->keys.slot = &so->slot;
 	so->keys.keys = palloc(sizeof(BpScanKey) * Max(nkeys, 1));
 	alloc_pos(&so->pos, state);
 	alloc_pos(&so->mark, state);

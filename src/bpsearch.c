@@ -91,16 +91,15 @@ set_range_limits(BpScanKey *key)
 
 /*
  * Turn the executor's scan keys into BpScanKeys ordered by column.
- * out->keys must have room for nkeys entries.
+ * out->keys must have room for nkeys entries, out->slot is the scan's copy
+ * of the index's slot descriptor.
  */
 void
 bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 {
-	BpIndexState *state = bp_get_state(index);
 	int			n = 0;
 	int			pinned_through = -1;
 
-	out->slot = &state->slot;
 	out->unsatisfiable = false;
 	for (int i = 0; i < nkeys; i++)
 	{
@@ -126,7 +125,7 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 			lookup_key_comparison(index, key->attno, sk->sk_subtype, &key->cmp);
 			if (!OidIsValid(sk->sk_subtype) ||
 				sk->sk_subtype == index->rd_opcintype[key->attno])
-				key->kind = state->slot.cmp_kind[key->attno];
+				key->kind = out->slot->cmp_kind[key->attno];
 		}
 
 		/* keep keys ordered by column (insertion, stable) */
