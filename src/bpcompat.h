@@ -34,6 +34,23 @@
 #endif
 
 /*
+ * Count a search of the index by a scan: in pg_stat_*_indexes, and from 18
+ * on also in the scan's instrumentation, which EXPLAIN ANALYZE shows as
+ * "Index Searches".
+ */
+#if PG_VERSION_NUM >= 180000
+#define bp_count_index_search(scan) \
+	do { \
+		pgstat_count_index_scan((scan)->indexRelation); \
+		if ((scan)->instrument) \
+			(scan)->instrument->nsearches++; \
+	} while (0)
+#else
+#define bp_count_index_search(scan) \
+	pgstat_count_index_scan((scan)->indexRelation)
+#endif
+
+/*
  * What get_ordering_op_properties() reports about the operator besides
  * its family: a btree strategy number before 18, a CompareType from 18 on.
  * BP_ORDERING_LT is the answer for a "<" operator.
