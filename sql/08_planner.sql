@@ -36,6 +36,28 @@ EXPLAIN (COSTS OFF) SELECT * FROM t_plan ORDER BY k;
 EXPLAIN (COSTS OFF) SELECT * FROM t_plan WHERE k IS NULL;
 EXPLAIN (COSTS OFF) SELECT min(k), max(k) FROM t_plan;
 EXPLAIN (COSTS OFF) SELECT * FROM t_small s JOIN t_plan p ON p.k = s.k;
+-- EXPLAIN ANALYZE counts one search of the index per scan here where the
+-- server reports searches ("Index Searches", PostgreSQL 18; 15 has no such
+-- field, and there only the index is checked)
+CREATE FUNCTION index_searches_ok(query text) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+    plan json;
+    node json;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, FORMAT JSON) '
+        || query INTO plan;
+    node := plan->0->'Plan';
+    WHILE node->>'Node Type' NOT IN ('Index Scan', 'Index Only Scan', 'Bitmap Index Scan') LOOP
+        node := node->'Plans'->0;
+    END LOOP;
+    RETURN node->>'Index Name' = 't_plan_bp'
+        AND coalesce((node->>'Index Searches')::int, 1) = 1;
+END
+$$;
+SELECT index_searches_ok('SELECT * FROM t_plan WHERE k = 4242') AS index_scan,
+       index_searches_ok('SELECT * FROM t_plan WHERE k BETWEEN 1000 AND 1100') AS bitmap_scan,
+       index_searches_ok('SELECT * FROM t_plan ORDER BY k DESC LIMIT 10') AS backward_scan;
 -- and the answers are right
 SELECT count(*) FROM t_plan WHERE k BETWEEN 1000 AND 1100;
 SELECT k, g FROM t_plan ORDER BY k DESC LIMIT 3;

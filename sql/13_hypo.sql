@@ -1,9 +1,8 @@
 --
 -- 13_hypo: hypothetical bpindex indexes, planned with and shown by plain
--- EXPLAIN but never built, beside HypoPG's hypothetical btree indexes.
+-- EXPLAIN but never built (13_hypopg: beside HypoPG's hypothetical btree
+-- indexes).
 --
-CREATE EXTENSION IF NOT EXISTS hypopg;
-
 -- EXPLAIN (COSTS OFF) with the OIDs in hypothetical index names masked
 CREATE FUNCTION hypo_explain(query text) RETURNS SETOF text
 LANGUAGE plpgsql AS $$
@@ -43,15 +42,6 @@ SELECT * FROM hypo_explain('SELECT sum(payload) FROM t_hypo WHERE k8 BETWEEN 100
 -- cross-type qual
 SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE k8 = 4242::int4');
 
--- HypoPG's hypothetical btree on another column: both appear in one plan
-SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname
-FROM hypopg_create_index('CREATE INDEX ON t_hypo USING btree (j)');
-SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE k8 = 4242 OR j = 17');
-SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE j = 17');
--- each tool lists only its own
-SELECT count(*) AS bpindex_hypo FROM bpindex_hypo_list_indexes();
-SELECT count(*) AS hypopg FROM hypopg_list_indexes;
-
 -- the estimated size is within 10% of what a real build produces, for
 -- int8 and int4 keys at default settings
 SELECT indexrelid AS hypo8 FROM bpindex_hypo_list_indexes() \gset
@@ -73,12 +63,10 @@ SELECT bpindex_hypo_drop_index(:hypo4);
 SELECT bpindex_hypo_relation_size(:hypo4) IS NULL AS gone;
 SELECT count(*) FROM bpindex_hypo_list_indexes();
 
--- reset removes every hypothetical bpindex index (HypoPG's stays)
+-- reset removes every hypothetical bpindex index
 SELECT bpindex_hypo_reset();
 SELECT count(*) FROM bpindex_hypo_list_indexes();
 SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE k8 = 4242');
-SELECT hypopg_reset();
-SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE j = 17');
 
 -- a partial index with reloptions: used only where its predicate holds
 SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname

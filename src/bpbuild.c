@@ -617,7 +617,7 @@ write_init_page(Relation index, BlockNumber blkno, Page page)
 {
 	PageSetChecksumInplace(page, blkno);
 	smgrextend(RelationGetSmgr(index), INIT_FORKNUM, blkno, (char *) page, true);
-	log_newpage(&RelationGetSmgr(index)->smgr_rnode.node, INIT_FORKNUM, blkno,
+	log_newpage(BP_SMGR_LOCATOR(RelationGetSmgr(index)), INIT_FORKNUM, blkno,
 				page, true);
 }
 

@@ -37,7 +37,17 @@ typedef struct CheckState
 {
 	Relation	index;
 	Relation	heap;
-	BpIndexState *bp;
+	/*
+	 * Copied from the index's BpIndexState, which lives in rd_amcache: a
+	 * relcache invalidation of the index (a concurrent VACUUM or ANALYZE
+	 * updating its statistics) frees that, and the check may process one,
+	 * e.g. when the heap scan opens pg_tablespace (18 does, for its read
+	 * stream).  The support functions of slot live in rd_indexcxt, which
+	 * stays while the index is open.
+	 */
+	BpSlotDesc	slot;
+	Size		leaf_region_size;
+	char	   *scratch;		/* bpa_scratch_size bytes */
 	uint16		width;
 	char	   *items;			/* a leaf's entries, sorted */
 	bloom_filter *entries;		/* every index entry, for heapallindexed */
@@ -71,7 +81,7 @@ report_violation(CheckState *state, BlockNumber blkno, const char *fmt, const ch
 static int
 compare_entries(CheckState *state, const char *a, const char *b)
 {
-	return bp_compare_slots(a, b, &state->bp->slot);
+	return bp_compare_slots(a, b, &state->slot);
 }
 
 /* Check a leaf's BPA and that its entries lie within its fences. */
@@ -80,8 +90,8 @@ check_leaf(CheckState *state, BlockNumber blkno, Page page)
 {
 	uint16		flags = BpPageGetOpaque(page)->flags;
 	const char *region = bp_leaf_region(page, state->width);
-	const char *problem = bpa_check(region, state->bp->leaf_region_size,
-									bp_compare_slots, &state->bp->slot);
+	const char *problem = bpa_check(region, state->leaf_region_size,
+									bp_compare_slots, &state->slot);
 	int			n;
 
 	if (problem == NULL)
@@ -89,8 +99,8 @@ check_leaf(CheckState *state, BlockNumber blkno, Page page)
 	if (problem)
 		report_violation(state, blkno, "The leaf's buffered partitioned array is invalid: %s.",
 						 problem);
-	n = bpa_sorted(region, bp_compare_slots, &state->bp->slot, NULL, NULL,
-				   state->items, state->bp->scratch);
+	n = bpa_sorted(region, bp_compare_slots, &state->slot, NULL, NULL,
+				   state->items, state->scratch);
 	if (n > 0 && (flags & BP_HAS_LOW) &&
 		compare_entries(state, state->items, bp_page_lowkey(page)) < 0)
 		report_violation(state, blkno, "%s", "A leaf entry lies below the leaf's low key.");
@@ -314,7 +324,7 @@ heap_tuple_present(Relation index, ItemPointer tid, Datum *values,
 	CheckState *state = (CheckState *) arg;
 	char	   *slot = state->items;
 
-	bp_form_slot(&state->bp->slot, slot, values, isnull, tid);
+	bp_form_slot(&state->slot, slot, values, isnull, tid);
 	if (bloom_lacks_element(state->entries, (unsigned char *) slot, state->width))
 		ereport(ERROR,
 				(errcode(ERRCODE_INDEX_CORRUPTED),
@@ -358,15 +368,19 @@ Datum
 bpindex_check(PG_FUNCTION_ARGS)
 {
 	CheckState	state = {0};
+	BpIndexState *bp;
 	BpMetaPageData meta;
 	const BpaLayout *layout;
 	BlockNumber blkno;
 
 	open_relations(&state, PG_GETARG_OID(0));
-	state.bp = bp_get_state(state.index);
-	state.width = state.bp->slot.width;
+	bp = bp_get_state(state.index);
+	state.slot = bp->slot;
+	state.leaf_region_size = bp->leaf_region_size;
+	state.width = state.slot.width;
 	state.nblocks = RelationGetNumberOfBlocks(state.index);
-	layout = &state.bp->meta.leaf_layout;
+	layout = &bp->meta.leaf_layout;
+	state.scratch = palloc(bpa_scratch_size(layout));
 	state.items = palloc((Size) (layout->log_size +
 								 layout->num_blocks * layout->block_size) * state.width);
 	if (PG_GETARG_BOOL(1))

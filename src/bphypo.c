@@ -233,7 +233,7 @@ add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
 	Oid			opclass;
 	Oid			ltopr;
 	Oid			btopcintype;
-	int16		btstrategy;
+	BpOrderingKind btstrategy;
 
 	if (elem->name == NULL)
 		ereport(ERROR,

@@ -104,6 +104,7 @@ bpindex_handler(PG_FUNCTION_ARGS)
 	amroutine->amestimateparallelscan = NULL;
 	amroutine->aminitparallelscan = NULL;
 	amroutine->amparallelrescan = NULL;
+	bp_set_newer_am_fields(amroutine);
 
 	PG_RETURN_POINTER(amroutine);
 }

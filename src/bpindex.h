@@ -368,10 +368,17 @@ typedef struct BpScanPos
 /* Scan state. */
 typedef struct BpScanOpaqueData
 {
-	BpSlotDesc	slot;			/* copies of what the relcache entry holds, */
-	BpaLayout	layout;			/* which an invalidation may free mid-scan */
+	/*
+	 * Copies of what the relcache entry holds: the BpIndexState in
+	 * rd_amcache is freed by a relcache invalidation of the index (a
+	 * concurrent VACUUM or ANALYZE updating its statistics), which the
+	 * backend may process between two calls of the scan, e.g. between two
+	 * FETCHes from a cursor.
+	 */
+	BpSlotDesc	slot;
+	BpaLayout	layout;
 	Size		region_size;
-	BpScanKeys	keys;
+	BpScanKeys	keys;			/* keys.slot points to slot */
 	BpScanPos	pos;
 	BpScanPos	mark;
 	char	   *scratch;		/* bpa_scratch_size bytes */
@@ -454,6 +461,7 @@ extern Buffer bp_descend_to_level(Relation index, BpGoRightFn go_right,
 								  void *arg, int lockmode, uint16 target_level);
 extern int	bp_choose_child(Page page, uint16 width, BpGoRightFn go_right,
 							void *arg);
+extern int	bp_gettreeheight(Relation index);
 
 /* bpbuild.c */
 extern IndexBuildResult *bp_build(Relation heap, Relation index,
@@ -501,5 +509,8 @@ extern void bp_hypo_init(void);
 
 /* bpvalidate.c */
 extern bool bp_validate(Oid opclassoid);
+
+/* what differs between PostgreSQL versions; it refers to the functions above */
+#include "bpcompat.h"
 
 #endif							/* BPINDEX_H */

@@ -406,7 +406,7 @@ first_leaf(IndexScanDesc scan, ScanDirection dir)
 					 ScanDirectionIsForward(dir) ? bp_below_range : bp_not_above_range,
 					 &so->keys, BUFFER_LOCK_SHARE);
 	load_leaf(scan, buf, dir);
-	pgstat_count_index_scan(scan->indexRelation);
+	bp_count_index_search(scan);
 }
 
 /* A slot to descend to, with the description to compare it by. */
@@ -666,7 +666,7 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	visit.skip_dead = scan->ignore_killed_tuples;
 	visit.tids = palloc(sizeof(ItemPointerData) * leaf_slot_capacity(&so->layout));
 	buf = bp_descend(index, bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
-	pgstat_count_index_scan(index);
+	bp_count_index_search(scan);
 	for (;;)
 	{
 		Page		page = BufferGetPage(buf);

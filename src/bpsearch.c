@@ -91,8 +91,8 @@ set_range_limits(BpScanKey *key)
 
 /*
  * Turn the executor's scan keys into BpScanKeys ordered by column.
- * out->keys must have room for nkeys entries, and out->slot must describe
- * the index's slots.
+ * out->keys must have room for nkeys entries, out->slot is the scan's copy
+ * of the index's slot descriptor.
  */
 void
 bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
@@ -345,6 +345,23 @@ refresh_root(Relation index, BpIndexState *state)
 	bp_read_meta(index, &meta);
 	state->cached_root = meta.root;
 	state->cached_root_level = meta.root_level;
+}
+
+/*
+ * amgettreeheight: the levels above the leaves, which the planner charges
+ * a descent for (18 asks every index AM; 15 asks btree only, and
+ * bp_costestimate fills it in).  The root's level comes from the backend's
+ * cache, read from the metapage if this backend has none yet; a root
+ * split since is seen at the next descent, as btree's cached metapage is.
+ */
+int
+bp_gettreeheight(Relation index)
+{
+	BpIndexState *state = bp_get_state(index);
+
+	if (state->cached_root == InvalidBlockNumber)
+		refresh_root(index, state);
+	return state->cached_root_level;
 }
 
 /*

@@ -112,7 +112,7 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		bool		last = !(opaque->flags & BP_HAS_HIGH);
 
 		next = opaque->rightlink;
-		vacuum_delay_point();
+		bp_vacuum_delay_point();
 		remove_dead(index, buf, &dead, stats);
 		UnlockReleaseBuffer(buf);
 		if (last)
@@ -139,7 +139,7 @@ count_entries(Relation index)
 		BlockNumber next = opaque->rightlink;
 		bool		last = !(opaque->flags & BP_HAS_HIGH);
 
-		vacuum_delay_point();
+		bp_vacuum_delay_point();
 		total += bpa_count(bp_leaf_region(page, width));
 		UnlockReleaseBuffer(buf);
 		if (last)

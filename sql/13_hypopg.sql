@@ -1,0 +1,45 @@
+--
+-- 13_hypopg: hypothetical bpindex indexes beside HypoPG's hypothetical
+-- btree indexes, in the same plans.  Needs the hypopg extension, so it runs
+-- only where the server has it (see the Makefile).
+--
+CREATE EXTENSION IF NOT EXISTS hypopg;
+
+-- EXPLAIN (COSTS OFF) with the OIDs in hypothetical index names masked
+CREATE FUNCTION hypo_explain(query text) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+        RETURN NEXT regexp_replace(line, '<\d+>', '<oid>', 'g');
+    END LOOP;
+END $$;
+
+CREATE TABLE t_hypo (k8 int8, k4 int4, j int4, payload int4);
+INSERT INTO t_hypo
+SELECT (i::int8 * 7919) % 1000003, (i::int8 * 104729) % 1000033, i % 5000, i
+FROM generate_series(1, 200000) i;
+VACUUM ANALYZE t_hypo;
+SET max_parallel_workers_per_gather = 0;
+
+-- a hypothetical bpindex index on k8 and HypoPG's hypothetical btree on j:
+-- both appear in one plan
+SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname
+FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (k8)');
+SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname
+FROM hypopg_create_index('CREATE INDEX ON t_hypo USING btree (j)');
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE k8 = 4242 OR j = 17');
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE j = 17');
+-- each tool lists only its own
+SELECT count(*) AS bpindex_hypo FROM bpindex_hypo_list_indexes();
+SELECT count(*) AS hypopg FROM hypopg_list_indexes;
+
+-- bpindex's reset leaves HypoPG's index; HypoPG's reset removes it
+SELECT bpindex_hypo_reset();
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE j = 17');
+SELECT hypopg_reset();
+SELECT * FROM hypo_explain('SELECT * FROM t_hypo WHERE j = 17');
+
+DROP TABLE t_hypo;
+DROP FUNCTION hypo_explain(text);

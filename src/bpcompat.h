@@ -1,0 +1,145 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpcompat.h
+ *	  Every difference between the PostgreSQL versions bpindex builds
+ *	  against (15 and 18).  No other file tests PG_VERSION_NUM.
+ *
+ * bpindex.h includes this file last, after the declarations of bpindex's
+ * own functions, which bp_set_newer_am_fields() refers to.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BPCOMPAT_H
+#define BPCOMPAT_H
+
+#include "access/amapi.h"
+#include "access/stratnum.h"
+#include "storage/smgr.h"
+
+/*
+ * The RelFileNode of an SMgrRelation, as log_newpage() takes it: 16 renamed
+ * RelFileNode to RelFileLocator, and smgr_rnode.node to smgr_rlocator.locator.
+ */
+#if PG_VERSION_NUM >= 160000
+#define BP_SMGR_LOCATOR(smgr)	(&(smgr)->smgr_rlocator.locator)
+#else
+#define BP_SMGR_LOCATOR(smgr)	(&(smgr)->smgr_rnode.node)
+#endif
+
+/* 18's vacuum_delay_point() asks whether ANALYZE (rather than VACUUM) calls. */
+#if PG_VERSION_NUM >= 180000
+#define bp_vacuum_delay_point()	vacuum_delay_point(false)
+#else
+#define bp_vacuum_delay_point()	vacuum_delay_point()
+#endif
+
+/*
+ * Count a search of the index by a scan: in pg_stat_*_indexes, and from 18
+ * on also in the scan's instrumentation, which EXPLAIN ANALYZE shows as
+ * "Index Searches".
+ */
+#if PG_VERSION_NUM >= 180000
+#define bp_count_index_search(scan) \
+	do { \
+		pgstat_count_index_scan((scan)->indexRelation); \
+		if ((scan)->instrument) \
+			(scan)->instrument->nsearches++; \
+	} while (0)
+#else
+#define bp_count_index_search(scan) \
+	pgstat_count_index_scan((scan)->indexRelation)
+#endif
+
+/*
+ * What get_ordering_op_properties() reports about the operator besides
+ * its family: a btree strategy number before 18, a CompareType from 18 on.
+ * BP_ORDERING_LT is the answer for a "<" operator.
+ */
+#if PG_VERSION_NUM >= 180000
+typedef CompareType BpOrderingKind;
+#define BP_ORDERING_LT			COMPARE_LT
+#else
+typedef int16 BpOrderingKind;
+#define BP_ORDERING_LT			BTLessStrategyNumber
+#endif
+
+#if PG_VERSION_NUM >= 180000
+/*
+ * amtranslatestrategy / amtranslatecmptype (18): bpindex numbers its
+ * strategies as btree does, so 18's planner, which finds the "<" of an
+ * ordered index, mergejoinable equality and the endpoints of a column
+ * through CompareType, treats bpindex's operator families as btree's.
+ */
+static inline CompareType
+bp_translate_strategy(StrategyNumber strategy, Oid opfamily)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			return COMPARE_LT;
+		case BTLessEqualStrategyNumber:
+			return COMPARE_LE;
+		case BTEqualStrategyNumber:
+			return COMPARE_EQ;
+		case BTGreaterEqualStrategyNumber:
+			return COMPARE_GE;
+		case BTGreaterStrategyNumber:
+			return COMPARE_GT;
+		default:
+			return COMPARE_INVALID;
+	}
+}
+
+static inline StrategyNumber
+bp_translate_cmptype(CompareType cmptype, Oid opfamily)
+{
+	switch (cmptype)
+	{
+		case COMPARE_LT:
+			return BTLessStrategyNumber;
+		case COMPARE_LE:
+			return BTLessEqualStrategyNumber;
+		case COMPARE_EQ:
+			return BTEqualStrategyNumber;
+		case COMPARE_GE:
+			return BTGreaterEqualStrategyNumber;
+		case COMPARE_GT:
+			return BTGreaterStrategyNumber;
+		default:
+			return InvalidStrategy;
+	}
+}
+#endif
+
+/*
+ * The IndexAmRoutine fields that PostgreSQL added after 15, for
+ * bpindex_handler().
+ */
+static inline void
+bp_set_newer_am_fields(IndexAmRoutine *amroutine)
+{
+#if PG_VERSION_NUM >= 160000
+	/* an entry per heap tuple, not a summary: HOT updates skip no insert */
+	amroutine->amsummarizing = false;
+#endif
+#if PG_VERSION_NUM >= 170000
+	/* CREATE INDEX runs in one process */
+	amroutine->amcanbuildparallel = false;
+	/* aminsert keeps no state across the inserts of a statement */
+	amroutine->aminsertcleanup = NULL;
+	/* amestimateparallelscan stays NULL: no parallel scans (17 and 18 changed its arguments) */
+#endif
+#if PG_VERSION_NUM >= 180000
+	/* no hash support functions, not a hash index */
+	amroutine->amcanhash = false;
+	/* the operator families are btree's: one equality and one order each */
+	amroutine->amconsistentequality = true;
+	amroutine->amconsistentordering = true;
+	/* the root's level from the metapage, as btree gives its own */
+	amroutine->amgettreeheight = bp_gettreeheight;
+	amroutine->amtranslatestrategy = bp_translate_strategy;
+	amroutine->amtranslatecmptype = bp_translate_cmptype;
+#endif
+}
+
+#endif							/* BPCOMPAT_H */
