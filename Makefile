@@ -29,6 +29,7 @@ REGRESS_OPTS = --inputdir=. --load-extension=bpindex
 ISOLATION = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
 ISOLATION_OPTS = --load-extension=bpindex
 TAP_TESTS = 1
+EXTRA_CLEAN = .pg-build
 
 PG_CPPFLAGS = -Werror
 PG_CONFIG ?= pg_config
@@ -60,6 +61,15 @@ endif
 endif
 
 $(OBJS): src/bpa.h src/bpcompat.h src/bpindex.h
+
+# The tree builds for PostgreSQL 15 and 18: when PG_CONFIG names another
+# version than the last build's (recorded in .pg-build), that build's objects
+# are removed, so that they are rebuilt rather than installed.  (PGXS makes
+# every target .SECONDARY, so a stamp file as a prerequisite would not do.)
+PG_BUILD_VERSION := $(shell $(PG_CONFIG) --version)
+ifneq ($(PG_BUILD_VERSION),$(shell cat .pg-build 2>/dev/null))
+$(shell rm -f $(OBJS) $(shlib); echo '$(PG_BUILD_VERSION)' > .pg-build)
+endif
 
 # BPA unit tests and fuzz driver, outside the server
 .PHONY: unitcheck

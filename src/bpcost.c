@@ -22,7 +22,8 @@
 
 /*
  * Levels below the root of an index like this one, from the build's fill
- * model; PostgreSQL only knows the height of btree indexes.
+ * model, where the planner does not know them (15 knows the height of
+ * btree indexes only; 18 asks amgettreeheight).
  */
 static int
 estimate_tree_height(IndexOptInfo *index)

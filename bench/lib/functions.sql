@@ -90,7 +90,7 @@ BEGIN
 			RAISE EXCEPTION 'bench: expected a Bitmap Index Scan on %_k: %', tbl, plan;
 		END IF;
 		node_ms := node_ms + (node ->> 'Actual Total Time')::float8;
-		node_rows := node_rows + (node ->> 'Actual Rows')::int8;
+		node_rows := node_rows + (node ->> 'Actual Rows')::numeric::int8;
 		exec_ms := exec_ms + (plan -> 0 ->> 'Execution Time')::float8;
 	END LOOP;
 END $$;
