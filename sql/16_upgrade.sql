@@ -33,6 +33,7 @@ SELECT levels, entries, deleted_pages > 0 AS deleted,
 FROM bpindex_stats('up_t2_bp');
 SELECT has_function_privilege('public', 'bpindex_stats(regclass)', 'EXECUTE') AS stats_public,
        has_function_privilege('pg_stat_scan_tables', 'bpindex_stats(regclass)', 'EXECUTE') AS stats_scan_tables;
+DROP TABLE up_t2;
 SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;
 SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;

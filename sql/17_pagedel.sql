@@ -77,7 +77,8 @@ SELECT * FROM bp_queries('pd3', ARRAY[
     'select k from t_pd3 where k between 39000 and 51000 order by k',
     'select k from t_pd3 where k < 8000 order by k desc',
     'select k from t_pd3 order by k limit 1',
-    'select k from t_pd3 order by k desc limit 1'
+    'select k from t_pd3 order by k desc limit 1',
+    'select count(*) from t_pd3 where k between 3000 and 45000'
 ]);
 SELECT * FROM bp_failures('pd3');
 -- and back: inserts into the merged ranges

@@ -830,7 +830,9 @@ bp_get_state(Relation index)
 	state->meta = meta;
 	state->leaf_region_size = bp_leaf_region_size(state->slot.width);
 	state->cached_leaf = InvalidBlockNumber;
-	state->cached_root = InvalidBlockNumber;
+	/* the metapage just read gives the root: the first descent needs no reread */
+	state->cached_root = meta.root;
+	state->cached_root_level = meta.root_level;
 	state->scratch = MemoryContextAlloc(index->rd_indexcxt,
 										bpa_scratch_size(&meta.leaf_layout));
 	index->rd_amcache = state;
