@@ -57,38 +57,41 @@ SELECT * FROM bp_failures('pdA%');
 --
 -- Leaves emptied in the middle, at the left end, and in runs, under a
 -- tree of three levels (small leaves), so that deletions merge into left
--- and right siblings, and the leaf level's left neighbour of a merged
--- child 0 sits under another parent.
+-- and right siblings, the leaf level's left neighbour of a merged child 0
+-- sits under another parent, and level-1 pages lose their last leaf (and
+-- merge into a sibling with it).
 --
 CREATE TABLE t_pd3 (k int4);
 INSERT INTO t_pd3 SELECT i FROM generate_series(1, 60000) i;
 CREATE INDEX t_pd3_bp ON t_pd3 USING bpindex (k) WITH (fillfactor = 10);
 SELECT levels FROM bpindex_stats('t_pd3_bp');
-DELETE FROM t_pd3 WHERE k <= 5000 OR k BETWEEN 20000 AND 30000
-    OR (k BETWEEN 40000 AND 50000 AND k % 1000 < 700);
+CREATE TABLE t_pd3_before AS SELECT * FROM bpindex_stats('t_pd3_bp');
+DELETE FROM t_pd3 WHERE k <= 30000 OR k BETWEEN 33000 AND 37000
+    OR k BETWEEN 45000 AND 55000 OR (k BETWEEN 56000 AND 59000 AND k % 1000 < 700);
 SELECT bp_wait_for_horizon();
 VACUUM t_pd3;
-SELECT deleted_pages > 0 AS deleted, empty_leaves < 30 AS few_empty_left
-FROM bpindex_stats('t_pd3_bp');
+SELECT s.deleted_pages > 0 AS deleted, s.empty_leaves,
+       s.internal_pages < b.internal_pages AS level1_merged
+FROM bpindex_stats('t_pd3_bp') s, t_pd3_before b;
 SELECT bpindex_check('t_pd3_bp', true);
 SELECT * FROM bp_queries('pd3', ARRAY[
-    'select k from t_pd3 where k between 4990 and 5010 order by k',
-    'select k from t_pd3 where k between 19990 and 30010 order by k desc',
-    'select k from t_pd3 where k between 39000 and 51000 order by k',
-    'select k from t_pd3 where k < 8000 order by k desc',
+    'select k from t_pd3 where k between 29990 and 30010 order by k',
+    'select k from t_pd3 where k between 44990 and 55010 order by k desc',
+    'select k from t_pd3 where k between 32000 and 38000 order by k',
+    'select k from t_pd3 where k < 34000 order by k desc',
     'select k from t_pd3 order by k limit 1',
     'select k from t_pd3 order by k desc limit 1',
-    'select count(*) from t_pd3 where k between 3000 and 45000'
+    'select count(*) from t_pd3 where k between 3000 and 58000'
 ]);
 SELECT * FROM bp_failures('pd3');
 -- and back: inserts into the merged ranges
-INSERT INTO t_pd3 SELECT i FROM generate_series(1, 5000) i;
-INSERT INTO t_pd3 SELECT i FROM generate_series(20000, 30000, 3) i;
+INSERT INTO t_pd3 SELECT i FROM generate_series(1, 30000, 3) i;
+INSERT INTO t_pd3 SELECT i FROM generate_series(45000, 55000, 2) i;
 SELECT bpindex_check('t_pd3_bp', true);
 SELECT * FROM bp_queries('pd3 back', ARRAY[
-    'select k from t_pd3 where k between 4990 and 5010 order by k',
-    'select k from t_pd3 where k between 19990 and 30010 order by k desc',
-    'select count(*) from t_pd3 where k < 31000'
+    'select k from t_pd3 where k between 29990 and 30010 order by k',
+    'select k from t_pd3 where k between 44990 and 55010 order by k desc',
+    'select count(*) from t_pd3 where k < 56000'
 ]);
 SELECT * FROM bp_failures('pd3 back');
 
