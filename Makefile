@@ -2,7 +2,7 @@
 
 EXTENSION = bpindex
 MODULE_big = bpindex
-DATA = bpindex--1.0.sql bpindex--1.0--1.1.sql
+DATA = bpindex--1.0.sql bpindex--1.0--1.1.sql bpindex--1.1--1.2.sql
 PGFILEDESC = "bpindex - BP-tree index access method"
 
 OBJS = \
@@ -15,6 +15,7 @@ OBJS = \
 	src/bpinsert.o \
 	src/bpinspect.o \
 	src/bpoptions.o \
+	src/bppagedel.o \
 	src/bpscan.o \
 	src/bpsearch.o \
 	src/bputils.o \

@@ -377,13 +377,16 @@ SELECT * FROM bpindex_page_items('insp_small_bp', 4294967296);
 SELECT * FROM bpindex_page_items('insp_small_bp', NULL);
 
 --
--- Everything deleted, then VACUUM: every leaf is empty, none is freed
+-- Everything deleted, then VACUUM: every leaf is emptied and deleted but
+-- the rightmost, and so is every level-1 page but the rightmost (each one
+-- merged into its sibling with its last leaf); the root stays
 --
 CREATE TABLE insp_before AS SELECT * FROM bpindex_stats('insp_ff10');
 DELETE FROM insp_t;
 SELECT bp_wait_for_horizon();
 VACUUM insp_t;
-SELECT s.levels = b.levels AS same_levels, s.leaf_pages = b.leaf_pages AS same_leaves,
+SELECT s.levels = b.levels AS same_levels, s.leaf_pages, s.internal_pages,
+       s.deleted_pages = b.leaf_pages + b.internal_pages - 3 + b.deleted_pages AS others_deleted,
        s.entries, s.empty_leaves = s.leaf_pages AS all_empty, s.avg_leaf_fill, s.avg_log_fill,
        s.incomplete_splits, s.unused_pages
 FROM bpindex_stats('insp_ff10') s, insp_before b;

@@ -15,16 +15,31 @@ SELECT has_function_privilege('public', 'bpindex_metap(regclass)', 'EXECUTE') AS
 CREATE TABLE up_t (k int4);
 INSERT INTO up_t SELECT i FROM generate_series(1, 1000) i;
 CREATE INDEX up_t_bp ON up_t USING bpindex (k);
+-- the 1.0 function of ten columns keeps working with the new library
+SELECT levels, leaf_pages, entries, unused_pages FROM bpindex_stats('up_t_bp');
 ALTER EXTENSION bpindex UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'bpindex';
 -- 1.1: bpindex_metap shows raw index content and is for superusers
 SELECT has_function_privilege('public', 'bpindex_metap(regclass)', 'EXECUTE') AS metap_public;
+-- 1.2: bpindex_stats reports deleted and recyclable pages, and keeps its
+-- privileges
+CREATE TABLE up_t2 (k int4);
+INSERT INTO up_t2 SELECT i FROM generate_series(1, 20000) i;
+CREATE INDEX up_t2_bp ON up_t2 USING bpindex (k);
+DELETE FROM up_t2 WHERE k <= 15000;
+VACUUM up_t2;
+SELECT levels, entries, deleted_pages > 0 AS deleted,
+       recyclable_pages <= deleted_pages AS recyclable_ok
+FROM bpindex_stats('up_t2_bp');
+SELECT has_function_privilege('public', 'bpindex_stats(regclass)', 'EXECUTE') AS stats_public,
+       has_function_privilege('pg_stat_scan_tables', 'bpindex_stats(regclass)', 'EXECUTE') AS stats_scan_tables;
+DROP TABLE up_t2;
 SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;
 SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;
 RESET enable_seqscan;
 SELECT bpindex_check('up_t_bp', true);
--- the update script is the only way to 1.1 from 1.0, and a fresh install
+-- the update scripts are the only way to 1.2 from 1.0, and a fresh install
 -- reaches the same objects
 SELECT version, installed FROM pg_available_extension_versions
 WHERE name = 'bpindex' ORDER BY version;

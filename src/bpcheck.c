@@ -24,6 +24,8 @@
 #include "fmgr.h"
 #include "lib/bloomfilter.h"
 #include "miscadmin.h"
+#include "nodes/bitmapset.h"
+#include "storage/freespace.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -54,6 +56,8 @@ typedef struct CheckState
 	int64		nentries;
 	BlockNumber nblocks;		/* relation size, refreshed as it grows */
 	Snapshot	snapshot;		/* for heapallindexed, taken before the walk */
+	Bitmapset  *in_tree;		/* pages the walk found in the tree */
+	FullTransactionId start;	/* next full xid when the check began */
 } CheckState;
 
 /* A copy of an internal page's children, pivots and fences. */
@@ -206,13 +210,20 @@ read_checked(CheckState *state, BlockNumber blkno, uint16 level)
  * Check child against a fresh copy of its parent, looking for it from
  * parent_blkno rightwards: since the first copy, a split may have added a
  * pivot next to the child or moved the child to a new right sibling of
- * its parent.
+ * its parent, and VACUUM may have deleted the child or one of its
+ * neighbours (changing the child's fences).  A deleted child must be gone
+ * from the parent.
  */
 static bool
 child_matches_fresh_parent(CheckState *state, BlockNumber parent_blkno,
 						   uint16 level, BlockNumber child)
 {
 	BlockNumber blkno = parent_blkno;
+	bool		deleted;
+	Buffer		cbuf = read_checked(state, child, level - 1);
+
+	deleted = bp_page_deleted(BufferGetPage(cbuf));
+	UnlockReleaseBuffer(cbuf);
 
 	for (BlockNumber hops = 0; hops <= state->nblocks; hops++)
 	{
@@ -228,16 +239,17 @@ child_matches_fresh_parent(CheckState *state, BlockNumber parent_blkno,
 			if (fresh.children[j] == child)
 			{
 				Buffer		cbuf = read_checked(state, child, level - 1);
-				bool		ok = child_matches(state, &fresh, j, BufferGetPage(cbuf));
+				bool		ok = !bp_page_deleted(BufferGetPage(cbuf)) &&
+					child_matches(state, &fresh, j, BufferGetPage(cbuf));
 
 				UnlockReleaseBuffer(cbuf);
 				return ok;
 			}
 		if (last)
-			return false;
+			return deleted;
 		blkno = next;
 	}
-	return false;
+	return deleted;
 }
 
 /* Check the children of one internal page against it. */
@@ -248,7 +260,8 @@ check_children(CheckState *state, BlockNumber blkno, InternalCopy *copy,
 	for (int i = 0; i < copy->nitems; i++)
 	{
 		Buffer		buf = read_checked(state, copy->children[i], level - 1);
-		bool		ok = child_matches(state, copy, i, BufferGetPage(buf));
+		bool		ok = !bp_page_deleted(BufferGetPage(buf)) &&
+			child_matches(state, copy, i, BufferGetPage(buf));
 
 		UnlockReleaseBuffer(buf);
 		/* concurrent splits can race a re-read too: try a few times */
@@ -273,6 +286,9 @@ check_level(CheckState *state, BlockNumber leftmost, uint16 level)
 	bool		first = true;
 	BlockNumber visited = 0;
 
+	char	   *deleted_high = palloc(state->width);
+	bool		after_deleted = false;
+
 	for (;;)
 	{
 		Buffer		buf = read_checked(state, blkno, level);
@@ -283,10 +299,35 @@ check_level(CheckState *state, BlockNumber leftmost, uint16 level)
 		InternalCopy copy;
 
 		CHECK_FOR_INTERRUPTS();
-		if (first ? (opaque->flags & BP_HAS_LOW) != 0 :
+		if (opaque->flags & BP_DELETED)
+		{
+			/*
+			 * VACUUM deleted it after the link to it was read: it keeps
+			 * its fences and right-link.  The next live page starts at or
+			 * below its high key (a right sibling takes over the deleted
+			 * leaf's low key).
+			 */
+			if (!first && (!(opaque->flags & BP_HAS_LOW) ||
+						   compare_entries(state, bp_page_lowkey(page),
+										   after_deleted ? deleted_high : prev_high) != 0))
+				report_violation(state, blkno, "%s", "A deleted page reached through a right-link does not continue its left neighbour's range.");
+			memcpy(deleted_high, bp_page_highkey(page, state->width), state->width);
+			after_deleted = true;
+			UnlockReleaseBuffer(buf);
+			if (++visited > state->nblocks)
+				report_violation(state, blkno, "%s", "The right-links of a level form a cycle.");
+			blkno = next;
+			continue;
+		}
+		state->in_tree = bms_add_member(state->in_tree, (int) blkno);
+		if (first ? (opaque->flags & BP_HAS_LOW) != 0 && !after_deleted :
 			!(opaque->flags & BP_HAS_LOW) ||
-			compare_entries(state, bp_page_lowkey(page), prev_high) != 0)
+			(after_deleted ?
+			 compare_entries(state, bp_page_lowkey(page), prev_high) < 0 ||
+			 compare_entries(state, bp_page_lowkey(page), deleted_high) > 0 :
+			 compare_entries(state, bp_page_lowkey(page), prev_high) != 0))
 			report_violation(state, blkno, "%s", "The page's low key is not its left neighbour's high key.");
+		after_deleted = false;
 		if ((opaque->flags & BP_HAS_LOW) && !last &&
 			compare_entries(state, bp_page_lowkey(page), bp_page_highkey(page, state->width)) >= 0)
 			report_violation(state, blkno, "%s", "The page's low key is not below its high key.");
@@ -313,7 +354,50 @@ check_level(CheckState *state, BlockNumber leftmost, uint16 level)
 		first = false;
 	}
 	pfree(prev_high);
+	pfree(deleted_high);
 	return below;
+}
+
+/*
+ * Check every page outside the tree walk: a deleted page must not have
+ * been found in the tree (unless VACUUM deleted it after the walk began).
+ * A page the free space map offers for reuse should be deleted (or never
+ * initialized), but the free space map is not WAL-logged: after a crash it
+ * may offer a page that a split took meanwhile.  That is harmless, since
+ * reuse checks the page under its lock and skips it, so it is only noted
+ * at DEBUG1.
+ */
+static void
+check_deleted_pages(CheckState *state)
+{
+	BlockNumber nblocks = RelationGetNumberOfBlocks(state->index);
+
+	for (BlockNumber blkno = BP_METAPAGE_BLKNO + 1; blkno < nblocks; blkno++)
+	{
+		Buffer		buf = ReadBuffer(state->index, blkno);
+		Page		page = BufferGetPage(buf);
+		bool		deleted;
+		bool		is_new;
+
+		CHECK_FOR_INTERRUPTS();
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		is_new = PageIsNew(page);
+		if (!is_new)
+			bp_check_page(state->index, buf, page);
+		deleted = !is_new && bp_page_deleted(page);
+		/* pages deleted since the walk began may have been in the tree */
+		if (deleted && bms_is_member((int) blkno, state->in_tree) &&
+			FullTransactionIdPrecedes(bp_page_deleted_data(page, state->width)->safexid,
+									  state->start))
+		{
+			UnlockReleaseBuffer(buf);
+			report_violation(state, blkno, "%s", "A deleted page is part of the tree.");
+		}
+		if (!deleted && !is_new && GetRecordedFreeSpace(state->index, blkno) > 0)
+			elog(DEBUG1, "the free space map of index \"%s\" offers block %u, which is in use",
+				 RelationGetRelationName(state->index), blkno);
+		UnlockReleaseBuffer(buf);
+	}
 }
 
 /* Is the heap tuple's entry in the index?  Callback of the heap scan. */
@@ -390,10 +474,12 @@ bpindex_check(PG_FUNCTION_ARGS)
 									 maintenance_work_mem, 0x42504958);
 	}
 
+	state.start = ReadNextFullTransactionId();
 	bp_read_meta(state.index, &meta);
 	blkno = meta.root;
 	for (int level = meta.root_level; level >= 0; level--)
 		blkno = check_level(&state, blkno, level);
+	check_deleted_pages(&state);
 
 	if (state.entries)
 	{

@@ -14,6 +14,7 @@
 #include "access/genam.h"
 #include "access/itup.h"
 #include "access/skey.h"
+#include "access/transam.h"
 #include "access/tupmacs.h"
 #include "fmgr.h"
 #include "nodes/execnodes.h"
@@ -39,6 +40,8 @@
 #define BP_HAS_LOW			(1 << 3)	/* low key is set (not leftmost) */
 #define BP_HAS_HIGH			(1 << 4)	/* high key and right-link are set */
 #define BP_INCOMPLETE_SPLIT	(1 << 5)	/* right sibling has no downlink yet */
+#define BP_DELETED			(1 << 6)	/* unlinked from the tree (keeps its kind,
+										 * fences and right-link) */
 #define BP_KIND_MASK		(BP_META | BP_LEAF | BP_INTERNAL)
 
 /* Reloption defaults. */
@@ -94,6 +97,16 @@ typedef struct BpInternalHeader
 	uint16		capacity;		/* children the page has room for */
 	uint32		reserved;
 } BpInternalHeader;
+
+/*
+ * Content of a deleted page, after its two fence keys: the next full
+ * transaction id when it was deleted.  The page may be reused once no
+ * running transaction is older than that (bp_page_recyclable).
+ */
+typedef struct BpDeletedData
+{
+	FullTransactionId safexid;
+} BpDeletedData;
 
 /* Reloptions. */
 typedef struct BpOptions
@@ -284,6 +297,13 @@ typedef struct BpIndexState
 	char	   *scratch;		/* bpa_scratch_size bytes for inserts */
 } BpIndexState;
 
+/* A slot to steer to, with the description to compare it by. */
+typedef struct BpSlotBound
+{
+	const BpSlotDesc *desc;
+	const char *key;
+} BpSlotBound;
+
 /* Monotone predicate over slots used to steer a descent. */
 typedef bool (*BpGoRightFn) (const void *slot, void *arg);
 
@@ -382,6 +402,7 @@ typedef struct BpScanOpaqueData
 	BpScanPos	pos;
 	BpScanPos	mark;
 	char	   *scratch;		/* bpa_scratch_size bytes */
+	char	   *bound;			/* one slot: a leaf's fence while stepping */
 	char	   *region_copy;	/* a leaf's region with its dead marks
 								 * applied (region_size bytes) */
 	bool		point;			/* equality on the first column: copy only
@@ -428,6 +449,10 @@ extern void bp_fill_leaf(Page page, const BpSlotDesc *desc,
 						 const BpaLayout *layout, const char *items, int n,
 						 const char *lowkey, const char *highkey, bool packed);
 extern Buffer bp_new_buffer(Relation index);
+extern bool bp_page_deleted(Page page);
+extern BpDeletedData *bp_page_deleted_data(Page page, uint16 width);
+extern void bp_init_deleted_page(Page page, uint16 width, FullTransactionId safexid);
+extern bool bp_page_recyclable(Page page, uint16 width);
 extern char *bp_page_lowkey(Page page);
 extern char *bp_page_highkey(Page page, uint16 width);
 extern char *bp_leaf_region(Page page, uint16 width);
@@ -449,6 +474,7 @@ extern void bp_check_columns(Relation index);
 extern Relation bp_open_index(Oid indexoid, LOCKMODE lockmode);
 
 /* bpsearch.c */
+extern bool bp_pivot_at_or_before(const void *slot, void *arg);
 extern void bp_prepare_keys(Relation index, ScanKey scankey, int nkeys,
 							BpScanKeys *out);
 extern BpKeyResult bp_test_keys(const BpScanKeys *keys, const char *slot);
@@ -491,6 +517,9 @@ extern IndexBulkDeleteResult *bp_bulkdelete(IndexVacuumInfo *info,
 											void *callback_state);
 extern IndexBulkDeleteResult *bp_vacuumcleanup(IndexVacuumInfo *info,
 											   IndexBulkDeleteResult *stats);
+
+/* bppagedel.c */
+extern bool bp_delete_empty_leaf(Relation index, BlockNumber blkno);
 
 /* bpcost.c */
 extern void bp_costestimate(PlannerInfo *root, IndexPath *path,

@@ -78,7 +78,7 @@ cached_leaf(Relation index, BpIndexState *state, const char *slot)
 	buf = bp_read_buffer(index, state->cached_leaf, BUFFER_LOCK_EXCLUSIVE);
 	page = BufferGetPage(buf);
 	flags = BpPageGetOpaque(page)->flags;
-	if ((flags & BP_LEAF) && !(flags & BP_INCOMPLETE_SPLIT) &&
+	if ((flags & BP_LEAF) && !(flags & (BP_INCOMPLETE_SPLIT | BP_DELETED)) &&
 		within_fences(page, &state->slot, slot))
 		return buf;
 	UnlockReleaseBuffer(buf);

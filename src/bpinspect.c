@@ -35,6 +35,7 @@ result_row(FunctionCallInfo fcinfo, Datum *values, bool *nulls)
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
+	/* an older version's SQL function may declare fewer output columns */
 	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls));
 }
 
@@ -87,6 +88,9 @@ typedef struct IndexStats
 	int64		sorted_blocks;
 	int64		empty_leaves;
 	int64		incomplete_splits;
+	int64		deleted_pages;
+	int64		recyclable_pages;
+	int64		new_pages;
 } IndexStats;
 
 /* Add one page to the totals. */
@@ -136,6 +140,15 @@ gather_stats(Relation index, BpMetaPageData *meta, IndexStats *stats)
 			bool		last = !(opaque->flags & BP_HAS_HIGH);
 
 			CHECK_FOR_INTERRUPTS();
+			/* a page VACUUM has just unlinked: go on from its right-link */
+			if (opaque->flags & BP_DELETED)
+			{
+				if (blkno == leftmost)
+					leftmost = opaque->rightlink;
+				blkno = opaque->rightlink;
+				UnlockReleaseBuffer(buf);
+				continue;
+			}
 			if (blkno == leftmost && level > 0)
 				leftmost = bp_internal_children(page, width)[0];
 			count_page(page, width, stats);
@@ -147,6 +160,36 @@ gather_stats(Relation index, BpMetaPageData *meta, IndexStats *stats)
 	}
 }
 
+/* Count the deleted pages of the index, and those that may be reused. */
+static void
+count_deleted(Relation index, IndexStats *stats)
+{
+	uint16		width = bp_get_state(index)->slot.width;
+	BlockNumber nblocks = RelationGetNumberOfBlocks(index);
+
+	for (BlockNumber blkno = BP_METAPAGE_BLKNO + 1; blkno < nblocks; blkno++)
+	{
+		Buffer		buf = ReadBuffer(index, blkno);
+		Page		page = BufferGetPage(buf);
+
+		CHECK_FOR_INTERRUPTS();
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		if (PageIsNew(page))
+			stats->new_pages++;
+		else
+		{
+			bp_check_page(index, buf, page);
+			if (bp_page_deleted(page))
+			{
+				stats->deleted_pages++;
+				if (bp_page_recyclable(page, width))
+					stats->recyclable_pages++;
+			}
+		}
+		UnlockReleaseBuffer(buf);
+	}
+}
+
 /* bpindex_stats(index): pages, entries and how full the leaves are. */
 Datum
 bpindex_stats(PG_FUNCTION_ARGS)
@@ -155,12 +198,13 @@ bpindex_stats(PG_FUNCTION_ARGS)
 	BpMetaPageData meta;
 	IndexStats	stats = {0};
 	BlockNumber nblocks;
-	Datum		values[10];
-	bool		nulls[10] = {false};
+	Datum		values[12];
+	bool		nulls[12] = {false};
 	double		capacity;
 
 	bp_read_meta(index, &meta);
 	gather_stats(index, &meta, &stats);
+	count_deleted(index, &stats);
 	nblocks = RelationGetNumberOfBlocks(index);
 	capacity = bpa_block_capacity(&meta.leaf_layout);
 
@@ -176,9 +220,13 @@ bpindex_stats(PG_FUNCTION_ARGS)
 							   (double) stats.sorted_blocks / stats.used_blocks : 0);
 	values[7] = Int64GetDatum(stats.empty_leaves);
 	values[8] = Int64GetDatum(stats.incomplete_splits);
-	values[9] = Int64GetDatum((int64) nblocks - 1 - stats.internal_pages -
-							  stats.leaf_pages);
+	/* pages in neither the tree nor the deleted ones: left by a crash */
+	values[9] = Int64GetDatum(Max(0, (int64) nblocks - 1 - stats.internal_pages -
+								  stats.leaf_pages - stats.deleted_pages));
+	values[10] = Int64GetDatum(stats.deleted_pages);
+	values[11] = Int64GetDatum(stats.recyclable_pages);
 	index_close(index, AccessShareLock);
+	/* the 1.0 and 1.1 functions, until ALTER EXTENSION UPDATE, end at [9] */
 	PG_RETURN_DATUM(result_row(fcinfo, values, nulls));
 }
 
@@ -318,7 +366,22 @@ bpindex_page_items(PG_FUNCTION_ARGS)
 	if (flags & BP_HAS_HIGH)
 		emit_item(fcinfo, index, itemno++, "high key", -1,
 				  bp_page_highkey(page, width), BpPageGetOpaque(page)->rightlink);
-	if (flags & BP_LEAF)
+	if (flags & BP_DELETED)
+	{
+		/* the deleted page's fences, and when it was deleted */
+		FullTransactionId safexid = bp_page_deleted_data(page, width)->safexid;
+		ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+		Datum		values[7] = {0};
+		bool		nulls[7] = {false, false, true, false, true, true, true};
+
+		values[0] = Int32GetDatum(itemno++);
+		values[1] = CStringGetTextDatum(bp_page_recyclable(page, width) ?
+										"deleted, recyclable" : "deleted");
+		values[3] = CStringGetTextDatum(psprintf("xid " UINT64_FORMAT,
+												 U64FromFullTransactionId(safexid)));
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	else if (flags & BP_LEAF)
 		emit_leaf(fcinfo, index, page, &itemno);
 	else
 		emit_internal(fcinfo, index, page, &itemno);

@@ -11,6 +11,17 @@
  * low key.  A bitmap scan maps over each leaf under its lock without any
  * sorting.
  *
+ * VACUUM deletes empty leaves (bppagedel.c), and a deleted page may be
+ * reused once no snapshot is older than its deletion, so a saved link may
+ * lead to a deleted page, or in principle to a reused one.  Steps check
+ * the fences: a forward step accepts the leaf that holds the previous
+ * leaf's high key, goes on through the right-link of a deleted page whose
+ * low key is that key, and otherwise descends again to the leaf that
+ * holds it; entries below it (in a leaf that took over a deleted leaf's
+ * range, inserted after the step's snapshot) are skipped.  A backward
+ * step descends by key anyway, and skips entries at or above the low key
+ * it left.
+ *
  * An index-only scan, a scan with a non-MVCC snapshot and a scan of an
  * index that writes no WAL keep the pin of the leaf whose entries they are
  * returning until they move on: VACUUM takes a cleanup lock on every leaf,
@@ -107,6 +118,7 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	alloc_pos(&so->pos, &so->layout, so->slot.width);
 	alloc_pos(&so->mark, &so->layout, so->slot.width);
 	so->scratch = palloc(bpa_scratch_size(&so->layout));
+	so->bound = palloc(so->slot.width);
 	so->region_copy = palloc(so->region_size);
 	so->itup = palloc0(so->slot.itup_size);
 	so->killed = palloc(sizeof(int) * leaf_slot_capacity(&so->layout));
@@ -172,7 +184,8 @@ kill_entries(IndexScanDesc scan)
 		return;
 	page = BufferGetPage(buf);
 	region = bp_leaf_region(page, desc->width);
-	for (int i = 0; i < so->nkilled && (BpPageGetOpaque(page)->flags & BP_LEAF); i++)
+	for (int i = 0; i < so->nkilled && (BpPageGetOpaque(page)->flags & BP_LEAF) &&
+		 !(BpPageGetOpaque(page)->flags & BP_DELETED); i++)
 	{
 		const char *slot = so->pos.items + (Size) so->killed[i] * desc->width;
 		const char *stored = bpa_find(region, slot, bp_compare_slots,
@@ -225,6 +238,7 @@ bp_endscan(IndexScanDesc scan)
 	pfree(so->mark.items);
 	pfree(so->scratch);
 	pfree(so->region_copy);
+	pfree(so->bound);
 	pfree(so->itup);
 	pfree(so->killed);
 	pfree(so->keys.keys);
@@ -352,13 +366,36 @@ scan_keeps_pin(IndexScanDesc scan)
 		!RelationNeedsWAL(scan->indexRelation);
 }
 
+/* First of the n sorted slots at or above key. */
+static int
+first_at_or_above(const char *items, int n, const BpSlotDesc *desc,
+				  const char *key)
+{
+	int			lo = 0;
+	int			hi = n;
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (bp_compare_slots(items + (Size) mid * desc->width, key,
+							 (void *) desc) >= 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 /*
  * Copy the locked leaf in buf into the scan position, in sorted order,
  * then unlock it (keeping the pin if the scan must), and find the items
- * [lo, hi) that are not outside the range.
+ * [lo, hi) that are not outside the range, nor below from or at or above
+ * to (either may be NULL).
  */
 static void
-load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir)
+load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
+		  const char *from, const char *to)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	BpScanPos  *pos = &so->pos;
@@ -391,6 +428,12 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir)
 	pos->hi = pos->lo + first_true(pos->items + (Size) pos->lo * width,
 								   pos->nitems - pos->lo, width,
 								   bp_above_range, &so->keys, false);
+	if (from)
+		pos->lo = Min(pos->hi, Max(pos->lo, first_at_or_above(pos->items, pos->nitems,
+															  &so->slot, from)));
+	if (to)
+		pos->hi = Max(pos->lo, Min(pos->hi, first_at_or_above(pos->items, pos->nitems,
+															  &so->slot, to)));
 	pos->cur = ScanDirectionIsForward(dir) ? pos->lo - 1 : pos->hi;
 	pos->valid = true;
 }
@@ -405,7 +448,7 @@ first_leaf(IndexScanDesc scan, ScanDirection dir)
 	buf = bp_descend(scan->indexRelation,
 					 ScanDirectionIsForward(dir) ? bp_below_range : bp_not_above_range,
 					 &so->keys, BUFFER_LOCK_SHARE);
-	load_leaf(scan, buf, dir);
+	load_leaf(scan, buf, dir, NULL, NULL);
 	bp_count_index_search(scan);
 }
 
@@ -425,18 +468,69 @@ before_bound(const void *slot, void *arg)
 	return bp_compare_slots(slot, bound->key, (void *) bound->desc) < 0;
 }
 
-/* Read the right sibling of a leaf, which must be a leaf. */
-static Buffer
-read_right_leaf(Relation index, BlockNumber blkno)
+/* Does key lie within the fences of page? */
+static bool
+page_holds(Page page, const BpSlotDesc *desc, const char *key)
 {
-	Buffer		buf = bp_read_buffer(index, blkno, BUFFER_LOCK_SHARE);
+	uint16		flags = BpPageGetOpaque(page)->flags;
 
-	if (!(BpPageGetOpaque(BufferGetPage(buf))->flags & BP_LEAF))
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" contains corrupted page at block %u",
-						RelationGetRelationName(index), blkno),
-				 errdetail_internal("The right-link of a leaf leads to a non-leaf page.")));
+	if ((flags & BP_HAS_LOW) &&
+		bp_compare_slots(bp_page_lowkey(page), key, (void *) desc) > 0)
+		return false;
+	if ((flags & BP_HAS_HIGH) &&
+		bp_compare_slots(key, bp_page_highkey(page, desc->width), (void *) desc) >= 0)
+		return false;
+	return true;
+}
+
+/*
+ * Read the leaf that follows a leaf whose high key is highkey and whose
+ * right-link was blkno, share-locked: the leaf that holds highkey.  A
+ * deleted page whose low key is the key expected is passed through its
+ * right-link, expecting its high key next; a page that is neither (it was
+ * deleted and reused since the link was read) makes the scan descend
+ * again to the leaf that holds highkey.
+ */
+static Buffer
+read_next_leaf(Relation index, const BpSlotDesc *desc, BlockNumber blkno,
+			   const char *highkey)
+{
+	char	   *expected = palloc(desc->width);
+	BpSlotBound bound = {desc, expected};
+	Buffer		buf;
+
+	memcpy(expected, highkey, desc->width);
+	for (;;)
+	{
+		Page		page;
+		uint16		flags;
+
+		CHECK_FOR_INTERRUPTS();
+		buf = bp_read_buffer(index, blkno, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		flags = BpPageGetOpaque(page)->flags;
+		if (!(flags & BP_LEAF))
+			break;
+		if (!(flags & BP_DELETED))
+		{
+			if (page_holds(page, desc, expected))
+			{
+				pfree(expected);
+				return buf;
+			}
+			break;
+		}
+		if (!(flags & BP_HAS_LOW) ||
+			bp_compare_slots(bp_page_lowkey(page), expected, (void *) desc) != 0)
+			break;
+		memcpy(expected, bp_page_highkey(page, desc->width), desc->width);
+		blkno = BpPageGetOpaque(page)->rightlink;
+		UnlockReleaseBuffer(buf);
+	}
+	UnlockReleaseBuffer(buf);
+	memcpy(expected, highkey, desc->width);
+	buf = bp_descend(index, bp_pivot_at_or_before, &bound, BUFFER_LOCK_SHARE);
+	pfree(expected);
 	return buf;
 }
 
@@ -457,28 +551,44 @@ step_leaf(IndexScanDesc scan, ScanDirection dir)
 		if (!(pos->flags & BP_HAS_HIGH) || bp_above_range(pos->highkey, &so->keys))
 			return false;
 		kill_entries(scan);
-		buf = read_right_leaf(index, pos->rightlink);
+		memcpy(so->bound, pos->highkey, so->slot.width);
+		buf = read_next_leaf(index, &so->slot, pos->rightlink, so->bound);
 	}
 	else
 	{
 		BlockNumber current = pos->blkno;
-		SlotBound	bound = {so->keys.slot, pos->lowkey};
+		SlotBound	bound = {so->keys.slot, so->bound};
 
 		if (!(pos->flags & BP_HAS_LOW) || bp_below_range(pos->lowkey, &so->keys))
 			return false;
 		kill_entries(scan);
+		memcpy(so->bound, pos->lowkey, so->slot.width);
 		/* descend to the leaf holding the entries just below the low key */
 		buf = bp_descend(index, before_bound, &bound, BUFFER_LOCK_SHARE);
 		if (BufferGetBlockNumber(buf) == current)
 		{
-			UnlockReleaseBuffer(buf);
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("index \"%s\" has a leaf at block %u whose low key leads back to itself",
-							RelationGetRelationName(index), current)));
+			Page		page = BufferGetPage(buf);
+
+			/*
+			 * The leaf took over the range of a deleted left neighbour
+			 * since it was copied: its low key went down.  Its entries
+			 * below the old low key came after the copy; go on from its
+			 * new low key.
+			 */
+			if ((BpPageGetOpaque(page)->flags & BP_HAS_LOW) &&
+				bp_compare_slots(bp_page_lowkey(page), so->bound,
+								 (void *) so->keys.slot) >= 0)
+			{
+				UnlockReleaseBuffer(buf);
+				ereport(ERROR,
+						(errcode(ERRCODE_INDEX_CORRUPTED),
+						 errmsg("index \"%s\" has a leaf at block %u whose low key leads back to itself",
+								RelationGetRelationName(index), current)));
+			}
 		}
 	}
-	load_leaf(scan, buf, dir);
+	load_leaf(scan, buf, dir, ScanDirectionIsForward(dir) ? so->bound : NULL,
+			  ScanDirectionIsForward(dir) ? NULL : so->bound);
 	return true;
 }
 
@@ -683,6 +793,7 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 					 &so->keys, width, &visit);
 		last = !(opaque->flags & BP_HAS_HIGH) ||
 			bp_above_range(bp_page_highkey(page, width), &so->keys);
+		memcpy(so->bound, bp_page_highkey(page, width), width);
 		UnlockReleaseBuffer(buf);
 
 		if (visit.ntids > 0)
@@ -690,7 +801,8 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		total += visit.ntids;
 		if (last)
 			break;
-		buf = read_right_leaf(index, next);
+		/* entries below the bound that a later leaf holds come twice: harmless */
+		buf = read_next_leaf(index, &so->slot, next, so->bound);
 	}
 	pfree(visit.tids);
 	return total;

@@ -16,6 +16,7 @@
 #include "postgres.h"
 
 #include "access/nbtree.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -305,9 +306,20 @@ bp_choose_child(Page page, uint16 width, BpGoRightFn go_right, void *arg)
 	return hi < 1 ? 0 : hi;
 }
 
+/* go_right that finds the page holding a slot: pivot <= the bound's key. */
+bool
+bp_pivot_at_or_before(const void *slot, void *arg)
+{
+	BpSlotBound *bound = (BpSlotBound *) arg;
+
+	return bp_compare_slots(slot, bound->key, (void *) bound->desc) <= 0;
+}
+
 /*
  * Read blkno and move right (Lehman-Yao) while go_right holds for the
- * page's high key.  Returns the buffer locked in lockmode.
+ * page's high key.  Returns the buffer locked in lockmode, or
+ * InvalidBuffer if the page is deleted (the link that led to it was
+ * stale: the caller starts again from the root).
  */
 static Buffer
 read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
@@ -321,6 +333,11 @@ read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
 		Page		page = BufferGetPage(buf);
 		BpPageOpaque opaque = BpPageGetOpaque(page);
 
+		if (opaque->flags & BP_DELETED)
+		{
+			UnlockReleaseBuffer(buf);
+			return InvalidBuffer;
+		}
 		if ((opaque->flags & BP_META) || opaque->level != expected_level)
 			ereport(ERROR,
 					(errcode(ERRCODE_INDEX_CORRUPTED),
@@ -372,7 +389,9 @@ bp_gettreeheight(Relation index)
  * time and released before the next is locked.  The root's location is
  * cached per backend and reread from the metapage once the cached root
  * turns out to have split (Lehman-Yao makes any former root a correct
- * starting point, since it is the leftmost page of its level).
+ * starting point, since it is the leftmost page of its level).  A descent
+ * that reaches a deleted page (VACUUM unlinked it after the parent was
+ * read) starts again from the root, rereading the metapage.
  */
 Buffer
 bp_descend_to_level(Relation index, BpGoRightFn go_right, void *arg,
@@ -383,6 +402,7 @@ bp_descend_to_level(Relation index, BpGoRightFn go_right, void *arg,
 	BlockNumber blkno;
 	uint16		level;
 
+restart:
 	if (state->cached_root == InvalidBlockNumber ||
 		state->cached_root_level < target_level)
 		refresh_root(index, state);
@@ -397,7 +417,15 @@ bp_descend_to_level(Relation index, BpGoRightFn go_right, void *arg,
 											level == target_level ?
 											lockmode : BUFFER_LOCK_SHARE,
 											level);
-		Page		page = BufferGetPage(buf);
+		Page		page;
+
+		if (!BufferIsValid(buf))
+		{
+			CHECK_FOR_INTERRUPTS();
+			state->cached_root = InvalidBlockNumber;
+			goto restart;
+		}
+		page = BufferGetPage(buf);
 
 		/* a root that has split is still a correct start, but a slow one */
 		if (at_root && (BufferGetBlockNumber(buf) != blkno ||

@@ -12,6 +12,7 @@
 #include "access/tupmacs.h"
 #include "catalog/pg_type.h"
 #include "catalog/index.h"
+#include "storage/indexfsm.h"
 #include "storage/lmgr.h"
 #include <math.h>
 #include "utils/builtins.h"
@@ -20,6 +21,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 
 #include "bpindex.h"
 
@@ -428,11 +430,89 @@ bp_fill_leaf(Page page, const BpSlotDesc *desc, const BpaLayout *layout,
 		bpa_build(region, items, n);
 }
 
-/* A new page at the end of the index, zeroed and exclusively locked. */
+/* Is page a deleted bpindex page? */
+bool
+bp_page_deleted(Page page)
+{
+	return (BpPageGetOpaque(page)->flags & BP_DELETED) != 0;
+}
+
+/* The content of a deleted page, after its fences. */
+BpDeletedData *
+bp_page_deleted_data(Page page, uint16 width)
+{
+	return (BpDeletedData *) (PageGetContents(page) + fences_size(width));
+}
+
+/*
+ * Turn page (a leaf or internal page unlinked from the tree) into a deleted
+ * page: it keeps its kind, level, fences and right-link, so that a reader
+ * that still reaches it through a stale link can go on from it, and
+ * records safexid, the next full transaction id at its deletion.
+ */
+void
+bp_init_deleted_page(Page page, uint16 width, FullTransactionId safexid)
+{
+	BpPageOpaqueData opaque = *BpPageGetOpaque(page);
+	char	   *fences = palloc(2 * (Size) width);
+
+	memcpy(fences, PageGetContents(page), 2 * (Size) width);
+	bp_init_page(page, (opaque.flags & (BP_KIND_MASK | BP_HAS_LOW | BP_HAS_HIGH)) |
+				 BP_DELETED, opaque.level);
+	BpPageGetOpaque(page)->rightlink = opaque.rightlink;
+	memcpy(PageGetContents(page), fences, 2 * (Size) width);
+	bp_page_deleted_data(page, width)->safexid = safexid;
+	pfree(fences);
+}
+
+/*
+ * May the deleted page be reused?  Only once no running transaction can
+ * still hold a link to it: every snapshot must be younger than its
+ * deletion (nbtree's rule).
+ */
+bool
+bp_page_recyclable(Page page, uint16 width)
+{
+	if (PageIsNew(page))
+		return true;
+	if (PageGetSpecialSize(page) != BP_OPAQUE_SIZE ||
+		BpPageGetOpaque(page)->page_id != BP_PAGE_ID ||
+		!bp_page_deleted(page))
+		return false;
+	return GlobalVisCheckRemovableFullXid(NULL,
+										  bp_page_deleted_data(page, width)->safexid);
+}
+
+/*
+ * A page for a split or a new root, exclusively locked: a deleted page
+ * the free space map offers, if it is still deleted and recyclable and
+ * nobody else has it pinned or locked, else a new page at the end of the
+ * index.  Callers initialize the whole page.
+ */
 Buffer
 bp_new_buffer(Relation index)
 {
 	Buffer		buf;
+
+	for (;;)
+	{
+		BlockNumber blkno = GetFreeIndexPage(index);
+
+		if (blkno == InvalidBlockNumber)
+			break;
+		if (blkno == BP_METAPAGE_BLKNO)
+			continue;
+		buf = ReadBuffer(index, blkno);
+		/* never wait: the caller may hold locks of the tree */
+		if (ConditionalLockBufferForCleanup(buf))
+		{
+			if (bp_page_recyclable(BufferGetPage(buf),
+								   bp_get_state(index)->slot.width))
+				return buf;
+			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		}
+		ReleaseBuffer(buf);
+	}
 
 	LockRelationForExtension(index, ExclusiveLock);
 	buf = ReadBuffer(index, P_NEW);
@@ -622,7 +702,15 @@ bp_check_page(Relation index, Buffer buf, Page page)
 		report_corrupted(index, blkno, "The page kind is invalid.");
 	if ((kind == BP_META) != (blkno == BP_METAPAGE_BLKNO))
 		report_corrupted(index, blkno, "The metapage is misplaced.");
-	if (kind == BP_LEAF)
+	if (opaque->flags & BP_DELETED)
+	{
+		/* a deleted page keeps only its fences, right-link and xid */
+		if (kind == BP_META || (kind == BP_LEAF) != (opaque->level == 0) ||
+			(opaque->flags & BP_INCOMPLETE_SPLIT) ||
+			!(opaque->flags & BP_HAS_HIGH))
+			report_corrupted(index, blkno, "The deleted page is invalid.");
+	}
+	else if (kind == BP_LEAF)
 	{
 		BpIndexState *state = bp_get_state(index);
 		const char *region = bp_leaf_region(page, state->slot.width);
@@ -742,7 +830,9 @@ bp_get_state(Relation index)
 	state->meta = meta;
 	state->leaf_region_size = bp_leaf_region_size(state->slot.width);
 	state->cached_leaf = InvalidBlockNumber;
-	state->cached_root = InvalidBlockNumber;
+	/* the metapage just read gives the root: the first descent needs no reread */
+	state->cached_root = meta.root;
+	state->cached_root_level = meta.root_level;
 	state->scratch = MemoryContextAlloc(index->rd_indexcxt,
 										bpa_scratch_size(&meta.leaf_layout));
 	index->rd_amcache = state;

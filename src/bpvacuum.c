@@ -13,12 +13,19 @@
  * pages all-visible in the meantime, even for entries a split has moved
  * to a leaf further right.
  *
+ * A leaf the walk leaves empty (other than the rightmost) is deleted
+ * right after its cleanup lock is released (bppagedel.c), and the walk
+ * goes on from its remembered right-link.  amvacuumcleanup reads every
+ * page of the index and records the deleted pages that no transaction can
+ * reach any more in the free space map, from which splits take them.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "commands/vacuum.h"
 #include "miscadmin.h"
+#include "storage/indexfsm.h"
 #include "utils/rel.h"
 
 #include "bpindex.h"
@@ -104,17 +111,36 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	buf = bp_descend(index, leftmost, NULL, BUFFER_LOCK_SHARE);
 	next = BufferGetBlockNumber(buf);
 	UnlockReleaseBuffer(buf);
-	/* the leftmost leaf stays the leftmost: splits only add pages right */
+	/*
+	 * the leftmost leaf stays the leftmost: splits only add pages right,
+	 * and only this walk deletes leaves
+	 */
 	buf = bp_read_buffer_for_cleanup(index, next);
 	for (;;)
 	{
 		BpPageOpaque opaque = BpPageGetOpaque(BufferGetPage(buf));
 		bool		last = !(opaque->flags & BP_HAS_HIGH);
+		bool		empty;
+		BlockNumber blkno = BufferGetBlockNumber(buf);
 
 		next = opaque->rightlink;
 		bp_vacuum_delay_point();
+		if (opaque->flags & BP_DELETED)
+		{
+			/* unlinked meanwhile (not by this walk): go on from it */
+			UnlockReleaseBuffer(buf);
+			buf = bp_read_buffer_for_cleanup(index, next);
+			continue;
+		}
 		remove_dead(index, buf, &dead, stats);
+		empty = !last && !(opaque->flags & BP_INCOMPLETE_SPLIT) &&
+			bpa_count(bp_leaf_region(BufferGetPage(buf), dead.width)) == 0;
 		UnlockReleaseBuffer(buf);
+		if (empty && bp_delete_empty_leaf(index, blkno))
+		{
+			stats->pages_deleted++;
+			stats->pages_newly_deleted++;
+		}
 		if (last)
 			break;
 		buf = bp_read_buffer_for_cleanup(index, next);
@@ -140,7 +166,8 @@ count_entries(Relation index)
 		bool		last = !(opaque->flags & BP_HAS_HIGH);
 
 		bp_vacuum_delay_point();
-		total += bpa_count(bp_leaf_region(page, width));
+		if (!(opaque->flags & BP_DELETED))
+			total += bpa_count(bp_leaf_region(page, width));
 		UnlockReleaseBuffer(buf);
 		if (last)
 			break;
@@ -149,7 +176,46 @@ count_entries(Relation index)
 	return total;
 }
 
-/* amvacuumcleanup: report pages and entries. */
+/*
+ * Read every page of the index: count the deleted ones, and record those
+ * that no running transaction can reach any more (and pages left
+ * uninitialized by a crash) in the free space map.
+ */
+static void
+recycle_pages(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
+{
+	Relation	index = info->index;
+	uint16		width = bp_get_state(index)->slot.width;
+	BlockNumber nblocks = RelationGetNumberOfBlocks(index);
+
+	stats->pages_deleted = 0;
+	stats->pages_free = 0;
+	for (BlockNumber blkno = BP_METAPAGE_BLKNO + 1; blkno < nblocks; blkno++)
+	{
+		Buffer		buf;
+		Page		page;
+
+		bp_vacuum_delay_point();
+		buf = ReadBufferExtended(index, MAIN_FORKNUM, blkno, RBM_NORMAL,
+								 info->strategy);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		if (!PageIsNew(page))
+			bp_check_page(index, buf, page);
+		if (!PageIsNew(page) && bp_page_deleted(page))
+			stats->pages_deleted++;
+		/* recorded under the lock: nobody reuses it meanwhile */
+		if (bp_page_recyclable(page, width))
+		{
+			RecordFreeIndexPage(index, blkno);
+			stats->pages_free++;
+		}
+		UnlockReleaseBuffer(buf);
+	}
+	IndexFreeSpaceMapVacuum(index);
+}
+
+/* amvacuumcleanup: recycle deleted pages, report pages and entries. */
 IndexBulkDeleteResult *
 bp_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 {
@@ -160,6 +226,7 @@ bp_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 		stats = palloc0(sizeof(IndexBulkDeleteResult));
 		stats->num_index_tuples = count_entries(info->index);
 	}
+	recycle_pages(info, stats);
 	stats->num_pages = RelationGetNumberOfBlocks(info->index);
 	stats->estimated_count = false;
 	return stats;

@@ -3,7 +3,7 @@
 # log appends in hand-built generic records, flushes, leaf splits, internal
 # splits and new roots, inserts and VACUUM on leaves with dead marks) and
 # answers index and bitmap scans exactly like the primary's sequential scans; bpindex_check
-# passes on the standby.
+# passes on the standby.  Page deletion and reuse are replayed too.
 use strict;
 use warnings;
 use FindBin;
@@ -202,6 +202,36 @@ $primary->safe_psql('postgres', q{
 check_grown('after inserts into leaves with dead marks');
 $primary->safe_psql('postgres', 'VACUUM grow_t');
 check_grown('after VACUUM of leaves with dead marks');
+
+# page deletion: VACUUM empties leaves (the lowest keys of grow_t, whose
+# leftmost leaves merge into right siblings, and a middle range, whose
+# leaves merge into left siblings), deletes them in records of up to four
+# pages, and once no snapshot is older, records them as free; inserts then
+# reuse them.  The standby replays all of it consistently.
+$primary->safe_psql('postgres', q{
+	DELETE FROM grow_t WHERE k < 300000000 OR k BETWEEN 600000000 AND 800000000;
+	DELETE FROM wide_t WHERE k BETWEEN 10000 AND 40000;
+});
+$primary->safe_psql('postgres', 'VACUUM grow_t, wide_t');
+cmp_ok(index_stat($primary, 'grow_t_bp', 'deleted_pages'), '>', 100,
+	'VACUUM deleted leaves of grow_t_bp');
+cmp_ok(index_stat($primary, 'wide_t_bp', 'deleted_pages'), '>', 100,
+	'VACUUM deleted leaves of wide_t_bp');
+check_grown('after VACUUM deleted leaves');
+$primary->safe_psql('postgres', 'SELECT txid_current()');
+$primary->safe_psql('postgres', 'VACUUM grow_t, wide_t');
+my $recyclable = index_stat($primary, 'grow_t_bp', 'recyclable_pages');
+cmp_ok($recyclable, '>', 100, 'the deleted pages of grow_t_bp are recyclable');
+$primary->safe_psql('postgres', q{
+	INSERT INTO grow_t SELECT (g::int8 * 2654435761) % 1000000007, g
+	  FROM generate_series(1, 40000) g;
+	INSERT INTO wide_t SELECT lpad(to_hex(g), 32, '0')::uuid, md5(g::text)::uuid,
+		md5((g + 1)::text)::uuid, md5((g + 2)::text)::uuid, g
+	  FROM generate_series(10000, 25000) g;
+});
+cmp_ok(index_stat($primary, 'grow_t_bp', 'deleted_pages'), '<', $recyclable,
+	'inserts reused deleted pages of grow_t_bp');
+check_grown('after inserts into recycled pages');
 
 $plan = $standby->safe_psql('postgres',
 	"SET enable_seqscan = off; SET enable_indexscan = off; "

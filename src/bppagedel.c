@@ -1,0 +1,622 @@
+/*-------------------------------------------------------------------------
+ *
+ * bppagedel.c
+ *	  Deleting empty leaves: unlink them from the tree in one generic WAL
+ *	  record, so that VACUUM can recycle them later.
+ *
+ * An empty leaf L (not the root, not the rightmost leaf, no unfinished
+ * split) whose parent P holds its downlink at position i gives its key
+ * range to a sibling under the same parent:
+ *
+ *	 A. i >= 1: the left sibling LS (child i - 1 of P, whose right-link is
+ *		L) takes L's high key and right-link, and P loses entry i.
+ *	 B. i == 0 and P has another child: the right sibling R (child 1 of P,
+ *		L's right-link) takes L's low key, P's child 0 becomes R and entry
+ *		1 goes; L's left neighbour on the leaf level (under another parent,
+ *		or none for the leftmost leaf) takes R as its right-link.
+ *
+ * L itself becomes a deleted page (BP_DELETED) that keeps its fences and
+ * right-link, so that a reader that still reaches it through a stale link
+ * goes on from it, and stores the next full transaction id: once every
+ * snapshot is younger than that, no reader can reach it any more and
+ * VACUUM hands it to the free space map (bpvacuum.c).
+ *
+ *	 C. L is the only child of P: first P (at level 1) merges into a sibling
+ *		under its own parent GP by the same rules, taking L along as a child
+ *		(one record: A, P's left sibling takes L as its last child and P's
+ *		high key and right-link, GP loses P's entry; B, P's right sibling
+ *		takes L as its first child and P's low key, GP's child 0 becomes
+ *		it, P's left neighbour on level 1 takes it as its right-link), and
+ *		P is deleted.  Then L, no longer an only child, is deleted by A or
+ *		B in a second record.  The tree is valid in between.  If P is GP's
+ *		only child, or the sibling is full, nothing happens.
+ *
+ * Locks are taken left to right on the leaf level (LS, L, R), then the
+ * parent, as everywhere else; the state found without locks is verified
+ * under them, and the deletion is simply skipped when anything changed:
+ * it is only an optimisation.  L is locked with a conditional cleanup
+ * lock: nobody may hold a pin on it, and nobody is waited for.  The whole
+ * change is one generic WAL record of at most four pages, so the tree is
+ * valid before and after it and needs no half-dead state.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "access/transam.h"
+#include "miscadmin.h"
+#include "utils/rel.h"
+
+#include "bpindex.h"
+
+/* Moves right on the leaf level while looking for L's left neighbour. */
+#define BP_MAX_NEIGHBOUR_HOPS	64
+
+/* go_right that never moves right: descends to the leftmost page. */
+static bool
+never_right(const void *slot, void *arg)
+{
+	return false;
+}
+
+/* go_right for L's left neighbour: pivots strictly below the key. */
+static bool
+before_key(const void *slot, void *arg)
+{
+	BpSlotBound *bound = (BpSlotBound *) arg;
+
+	return bp_compare_slots(slot, bound->key, (void *) bound->desc) < 0;
+}
+
+/* Is the page an empty leaf that may be deleted? */
+static bool
+leaf_deletable(Page page, uint16 width)
+{
+	uint16		flags = BpPageGetOpaque(page)->flags;
+
+	return (flags & BP_LEAF) && (flags & BP_HAS_HIGH) &&
+		!(flags & (BP_DELETED | BP_INCOMPLETE_SPLIT)) &&
+		bpa_count(bp_leaf_region(page, width)) == 0;
+}
+
+/* Is the page a live internal page without an unfinished split? */
+static bool
+internal_live(Page page)
+{
+	uint16		flags = BpPageGetOpaque(page)->flags;
+
+	return (flags & BP_INTERNAL) && !(flags & (BP_DELETED | BP_INCOMPLETE_SPLIT));
+}
+
+/* Is the page a live leaf without an unfinished split? */
+static bool
+leaf_live(Page page)
+{
+	uint16		flags = BpPageGetOpaque(page)->flags;
+
+	return (flags & BP_LEAF) && !(flags & (BP_DELETED | BP_INCOMPLETE_SPLIT));
+}
+
+/*
+ * The parent of leaf blkno, whose low key is lowkey (NULL for the leftmost
+ * leaf), locked in lockmode, with the downlink's position in *pos; or
+ * InvalidBuffer if the downlink is not where the key leads.
+ */
+static Buffer
+find_parent_at(Relation index, BlockNumber blkno, const char *lowkey,
+			   int lockmode, int *pos, uint16 level)
+{
+	BpIndexState *state = bp_get_state(index);
+	uint16		width = state->slot.width;
+	BpSlotBound bound = {&state->slot, lowkey};
+	Buffer		pbuf;
+	Page		page;
+	BlockNumber *children;
+	int			n;
+
+	pbuf = bp_descend_to_level(index, lowkey ? bp_pivot_at_or_before : never_right,
+							   &bound, lockmode, level);
+	page = BufferGetPage(pbuf);
+	children = bp_internal_children(page, width);
+	n = bp_internal_header(page, width)->nitems;
+	for (int i = 0; i < n; i++)
+		if (children[i] == blkno)
+		{
+			*pos = i;
+			return pbuf;
+		}
+	UnlockReleaseBuffer(pbuf);
+	return InvalidBuffer;
+}
+
+/* The parent of leaf blkno: find_parent_at on level 1. */
+static Buffer
+find_parent(Relation index, BlockNumber blkno, const char *lowkey,
+			int lockmode, int *pos)
+{
+	return find_parent_at(index, blkno, lowkey, lockmode, pos, 1);
+}
+
+/* Remove entry pos (child and pivot) of an internal page. */
+static void
+remove_internal_entry(Page page, uint16 width, int pos)
+{
+	BpInternalHeader *header = bp_internal_header(page, width);
+	BlockNumber *children = bp_internal_children(page, width);
+
+	memmove(children + pos, children + pos + 1,
+			sizeof(BlockNumber) * (header->nitems - pos - 1));
+	memmove(bp_internal_pivot(page, width, pos),
+			bp_internal_pivot(page, width, pos + 1),
+			(Size) (header->nitems - pos - 1) * width);
+	header->nitems--;
+	memset(bp_internal_pivot(page, width, header->nitems), 0, width);
+	children[header->nitems] = InvalidBlockNumber;
+}
+
+/* Lock leaf blkno for cleanup without waiting; InvalidBuffer if busy. */
+static Buffer
+try_cleanup_lock(Relation index, BlockNumber blkno)
+{
+	Buffer		buf = ReadBuffer(index, blkno);
+
+	if (!ConditionalLockBufferForCleanup(buf))
+	{
+		ReleaseBuffer(buf);
+		return InvalidBuffer;
+	}
+	bp_check_page(index, buf, BufferGetPage(buf));
+	return buf;
+}
+
+/*
+ * The left neighbour of leaf blkno on the leaf level, whose right-link is
+ * blkno, exclusively locked: descend to the last leaf whose entries lie
+ * below lowkey and move right.  InvalidBuffer if not found.
+ */
+static Buffer
+lock_left_neighbour(Relation index, BlockNumber blkno, const char *lowkey,
+					uint16 level)
+{
+	BpIndexState *state = bp_get_state(index);
+	BpSlotBound bound = {&state->slot, lowkey};
+	Buffer		buf = bp_descend_to_level(index, before_key, &bound,
+										  BUFFER_LOCK_EXCLUSIVE, level);
+
+	for (int hops = 0; hops < BP_MAX_NEIGHBOUR_HOPS; hops++)
+	{
+		Page		page = BufferGetPage(buf);
+		BpPageOpaque opaque = BpPageGetOpaque(page);
+		BlockNumber next = opaque->rightlink;
+
+		if (BufferGetBlockNumber(buf) == blkno ||
+			!(level == 0 ? leaf_live(page) : internal_live(page)) ||
+			!(opaque->flags & BP_HAS_HIGH))
+			break;
+		if (next == blkno)
+			return buf;
+		UnlockReleaseBuffer(buf);
+		buf = bp_read_buffer(index, next, BUFFER_LOCK_EXCLUSIVE);
+	}
+	UnlockReleaseBuffer(buf);
+	return InvalidBuffer;
+}
+
+/* Release the buffers that are valid. */
+static void
+release_all(Buffer *bufs, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (BufferIsValid(bufs[i]))
+			UnlockReleaseBuffer(bufs[i]);
+}
+
+/*
+ * Case A: merge the empty leaf into its left sibling under the same
+ * parent.  The parent's entry for it is at pos >= 1.
+ */
+static bool
+delete_into_left(Relation index, BlockNumber blkno, BlockNumber left,
+				 const char *lowkey)
+{
+	uint16		width = bp_get_state(index)->slot.width;
+	Buffer		bufs[3] = {InvalidBuffer, InvalidBuffer, InvalidBuffer};
+	Page		lspage;
+	Page		lpage;
+	Page		ppage;
+	int			pos;
+	GenericXLogState *xlog;
+
+	if (lowkey == NULL)
+		return false;
+	bufs[0] = bp_read_buffer(index, left, BUFFER_LOCK_EXCLUSIVE);
+	lspage = BufferGetPage(bufs[0]);
+	if (!leaf_live(lspage) || !(BpPageGetOpaque(lspage)->flags & BP_HAS_HIGH) ||
+		BpPageGetOpaque(lspage)->rightlink != blkno)
+		goto give_up;
+	bufs[1] = try_cleanup_lock(index, blkno);
+	if (!BufferIsValid(bufs[1]))
+		goto give_up;
+	lpage = BufferGetPage(bufs[1]);
+	if (!leaf_deletable(lpage, width) || !(BpPageGetOpaque(lpage)->flags & BP_HAS_LOW) ||
+		bp_compare_slots(bp_page_lowkey(lpage), lowkey, &bp_get_state(index)->slot) != 0)
+		goto give_up;
+	bufs[2] = find_parent(index, blkno, lowkey, BUFFER_LOCK_EXCLUSIVE, &pos);
+	if (!BufferIsValid(bufs[2]))
+		goto give_up;
+	ppage = BufferGetPage(bufs[2]);
+	if (pos < 1 || bp_internal_children(ppage, width)[pos - 1] != left)
+		goto give_up;
+
+	xlog = GenericXLogStart(index);
+	lspage = GenericXLogRegisterBuffer(xlog, bufs[0], 0);
+	lpage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
+	ppage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
+	memcpy(bp_page_highkey(lspage, width), bp_page_highkey(lpage, width), width);
+	BpPageGetOpaque(lspage)->rightlink = BpPageGetOpaque(lpage)->rightlink;
+	remove_internal_entry(ppage, width, pos);
+	bp_init_deleted_page(lpage, width, ReadNextFullTransactionId());
+	GenericXLogFinish(xlog);
+	release_all(bufs, 3);
+	return true;
+
+give_up:
+	release_all(bufs, 3);
+	return false;
+}
+
+/*
+ * Case B: merge the empty leaf, child 0 of a parent with other children,
+ * into its right sibling under that parent.
+ */
+static bool
+delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
+				  const char *lowkey)
+{
+	BpIndexState *state = bp_get_state(index);
+	uint16		width = state->slot.width;
+	Buffer		bufs[4] = {InvalidBuffer, InvalidBuffer, InvalidBuffer, InvalidBuffer};
+	Page		lspage = NULL;
+	Page		lpage;
+	Page		rpage;
+	Page		ppage;
+	BpInternalHeader *header;
+	int			pos;
+	GenericXLogState *xlog;
+
+	if (lowkey)
+	{
+		bufs[0] = lock_left_neighbour(index, blkno, lowkey, 0);
+		if (!BufferIsValid(bufs[0]))
+			return false;
+	}
+	bufs[1] = try_cleanup_lock(index, blkno);
+	if (!BufferIsValid(bufs[1]))
+		goto give_up;
+	lpage = BufferGetPage(bufs[1]);
+	if (!leaf_deletable(lpage, width) ||
+		BpPageGetOpaque(lpage)->rightlink != right ||
+		((BpPageGetOpaque(lpage)->flags & BP_HAS_LOW) != 0) != (lowkey != NULL) ||
+		(lowkey && bp_compare_slots(bp_page_lowkey(lpage), lowkey, &state->slot) != 0))
+		goto give_up;
+	bufs[2] = bp_read_buffer(index, right, BUFFER_LOCK_EXCLUSIVE);
+	rpage = BufferGetPage(bufs[2]);
+	if (!(BpPageGetOpaque(rpage)->flags & BP_LEAF) ||
+		(BpPageGetOpaque(rpage)->flags & BP_DELETED) ||
+		!(BpPageGetOpaque(rpage)->flags & BP_HAS_LOW) ||
+		bp_compare_slots(bp_page_lowkey(rpage), bp_page_highkey(lpage, width),
+						 &state->slot) != 0)
+		goto give_up;
+	bufs[3] = find_parent(index, blkno, lowkey, BUFFER_LOCK_EXCLUSIVE, &pos);
+	if (!BufferIsValid(bufs[3]))
+		goto give_up;
+	ppage = BufferGetPage(bufs[3]);
+	header = bp_internal_header(ppage, width);
+	if (pos != 0 || header->nitems < 2 ||
+		bp_internal_children(ppage, width)[1] != right)
+		goto give_up;
+
+	xlog = GenericXLogStart(index);
+	if (BufferIsValid(bufs[0]))
+	{
+		lspage = GenericXLogRegisterBuffer(xlog, bufs[0], 0);
+		BpPageGetOpaque(lspage)->rightlink = right;
+	}
+	lpage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
+	rpage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
+	ppage = GenericXLogRegisterBuffer(xlog, bufs[3], 0);
+	if (lowkey)
+		memcpy(bp_page_lowkey(rpage), lowkey, width);
+	else
+	{
+		BpPageGetOpaque(rpage)->flags &= ~BP_HAS_LOW;
+		memset(bp_page_lowkey(rpage), 0, width);
+	}
+	remove_internal_entry(ppage, width, 0);
+	/* pivot 0 is the parent's low key, not the removed child's */
+	if (BpPageGetOpaque(ppage)->flags & BP_HAS_LOW)
+		memcpy(bp_internal_pivot(ppage, width, 0), bp_page_lowkey(ppage), width);
+	else
+		memset(bp_internal_pivot(ppage, width, 0), 0, width);
+	bp_init_deleted_page(lpage, width, ReadNextFullTransactionId());
+	GenericXLogFinish(xlog);
+	release_all(bufs, 4);
+	return true;
+
+give_up:
+	release_all(bufs, 4);
+	return false;
+}
+
+/* Open a gap at position pos of an internal page's arrays. */
+static void
+open_gap(Page page, uint16 width, int pos)
+{
+	BpInternalHeader *header = bp_internal_header(page, width);
+	BlockNumber *children = bp_internal_children(page, width);
+
+	memmove(children + pos + 1, children + pos,
+			sizeof(BlockNumber) * (header->nitems - pos));
+	memmove(bp_internal_pivot(page, width, pos + 1),
+			bp_internal_pivot(page, width, pos),
+			(Size) (header->nitems - pos) * width);
+	header->nitems++;
+}
+
+/*
+ * Is the internal page in buf (locked) still the level-1 parent whose only
+ * child is leaf, with the given low key (NULL: none) and a high key?
+ */
+static bool
+parent_of_only_child(Page page, uint16 width, BlockNumber leaf,
+					 const char *plowkey, const BpSlotDesc *desc)
+{
+	BpPageOpaque opaque = BpPageGetOpaque(page);
+
+	return internal_live(page) && opaque->level == 1 &&
+		(opaque->flags & BP_HAS_HIGH) &&
+		bp_internal_header(page, width)->nitems == 1 &&
+		bp_internal_children(page, width)[0] == leaf &&
+		((opaque->flags & BP_HAS_LOW) != 0) == (plowkey != NULL) &&
+		(plowkey == NULL ||
+		 bp_compare_slots(bp_page_lowkey(page), plowkey, (void *) desc) == 0);
+}
+
+/*
+ * Case C: the empty leaf is the only child of the level-1 page parent,
+ * whose low key is plowkey (NULL for the leftmost).  Merge the parent into
+ * a sibling under its own parent, taking the leaf along, and delete the
+ * parent.  Locks: the leaf, then the level-1 pages left to right, then
+ * the grandparent.  Returns whether the parent was merged.
+ */
+static bool
+merge_only_parent(Relation index, BlockNumber leaf, BlockNumber parent,
+				  const char *plowkey)
+{
+	BpIndexState *state = bp_get_state(index);
+	const BpSlotDesc *desc = &state->slot;
+	uint16		width = desc->width;
+	Buffer		lbuf;
+	Buffer		bufs[4] = {InvalidBuffer, InvalidBuffer, InvalidBuffer, InvalidBuffer};
+	Buffer		gbuf;
+	Page		gpage;
+	Page		ppage;
+	Page		spage;
+	Page		npage;
+	BpMetaPageData meta;
+	int			pos;
+	int			ngp;
+	BlockNumber sibling;
+	GenericXLogState *xlog;
+	bool		merged = false;
+
+	bp_read_meta(index, &meta);
+	if (meta.root_level < 2)
+		return false;
+
+	/* where the parent sits in the grandparent, without locks held */
+	gbuf = find_parent_at(index, parent, plowkey, BUFFER_LOCK_SHARE, &pos, 2);
+	if (!BufferIsValid(gbuf))
+		return false;
+	gpage = BufferGetPage(gbuf);
+	ngp = bp_internal_header(gpage, width)->nitems;
+	sibling = pos >= 1 ? bp_internal_children(gpage, width)[pos - 1] :
+		(ngp >= 2 ? bp_internal_children(gpage, width)[1] : InvalidBlockNumber);
+	UnlockReleaseBuffer(gbuf);
+	if (sibling == InvalidBlockNumber)
+		return false;			/* the parent is an only child too */
+
+	/* the leaf first, so that it cannot split meanwhile */
+	lbuf = bp_read_buffer(index, leaf, BUFFER_LOCK_EXCLUSIVE);
+	if (!leaf_deletable(BufferGetPage(lbuf), width))
+	{
+		UnlockReleaseBuffer(lbuf);
+		return false;
+	}
+
+	if (pos >= 1)
+	{
+		/* A: [0] left sibling, [1] parent, [2] grandparent */
+		if (plowkey == NULL)
+			goto done;
+		bufs[0] = bp_read_buffer(index, sibling, BUFFER_LOCK_EXCLUSIVE);
+		spage = BufferGetPage(bufs[0]);
+		if (!internal_live(spage) || BpPageGetOpaque(spage)->level != 1 ||
+			!(BpPageGetOpaque(spage)->flags & BP_HAS_HIGH) ||
+			BpPageGetOpaque(spage)->rightlink != parent ||
+			bp_internal_header(spage, width)->nitems >= state->meta.internal_capacity)
+			goto done;
+		bufs[1] = bp_read_buffer(index, parent, BUFFER_LOCK_EXCLUSIVE);
+		ppage = BufferGetPage(bufs[1]);
+		if (!parent_of_only_child(ppage, width, leaf, plowkey, desc))
+			goto done;
+		bufs[2] = find_parent_at(index, parent, plowkey, BUFFER_LOCK_EXCLUSIVE, &pos, 2);
+		if (!BufferIsValid(bufs[2]))
+			goto done;
+		gpage = BufferGetPage(bufs[2]);
+		if (pos < 1 || bp_internal_children(gpage, width)[pos - 1] != sibling)
+			goto done;
+
+		xlog = GenericXLogStart(index);
+		spage = GenericXLogRegisterBuffer(xlog, bufs[0], 0);
+		ppage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
+		gpage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
+		{
+			int			n = bp_internal_header(spage, width)->nitems;
+
+			open_gap(spage, width, n);
+			bp_internal_children(spage, width)[n] = leaf;
+			memcpy(bp_internal_pivot(spage, width, n), plowkey, width);
+		}
+		memcpy(bp_page_highkey(spage, width), bp_page_highkey(ppage, width), width);
+		BpPageGetOpaque(spage)->rightlink = BpPageGetOpaque(ppage)->rightlink;
+		remove_internal_entry(gpage, width, pos);
+		bp_init_deleted_page(ppage, width, ReadNextFullTransactionId());
+		GenericXLogFinish(xlog);
+		merged = true;
+	}
+	else
+	{
+		/* B: [0] left neighbour on level 1, [1] parent, [2] right sibling, [3] grandparent */
+		if (plowkey)
+		{
+			bufs[0] = lock_left_neighbour(index, parent, plowkey, 1);
+			if (!BufferIsValid(bufs[0]))
+				goto done;
+		}
+		bufs[1] = bp_read_buffer(index, parent, BUFFER_LOCK_EXCLUSIVE);
+		ppage = BufferGetPage(bufs[1]);
+		if (!parent_of_only_child(ppage, width, leaf, plowkey, desc) ||
+			BpPageGetOpaque(ppage)->rightlink != sibling)
+			goto done;
+		bufs[2] = bp_read_buffer(index, sibling, BUFFER_LOCK_EXCLUSIVE);
+		spage = BufferGetPage(bufs[2]);
+		if (!internal_live(spage) || BpPageGetOpaque(spage)->level != 1 ||
+			!(BpPageGetOpaque(spage)->flags & BP_HAS_LOW) ||
+			bp_compare_slots(bp_page_lowkey(spage), bp_page_highkey(ppage, width),
+							 (void *) desc) != 0 ||
+			bp_internal_header(spage, width)->nitems >= state->meta.internal_capacity)
+			goto done;
+		bufs[3] = find_parent_at(index, parent, plowkey, BUFFER_LOCK_EXCLUSIVE, &pos, 2);
+		if (!BufferIsValid(bufs[3]))
+			goto done;
+		gpage = BufferGetPage(bufs[3]);
+		if (pos != 0 || bp_internal_header(gpage, width)->nitems < 2 ||
+			bp_internal_children(gpage, width)[1] != sibling)
+			goto done;
+
+		xlog = GenericXLogStart(index);
+		if (BufferIsValid(bufs[0]))
+		{
+			npage = GenericXLogRegisterBuffer(xlog, bufs[0], 0);
+			BpPageGetOpaque(npage)->rightlink = sibling;
+		}
+		ppage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
+		spage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
+		gpage = GenericXLogRegisterBuffer(xlog, bufs[3], 0);
+		/* the leaf goes first; the old pivot 0 (the old low key) moves to 1 */
+		open_gap(spage, width, 0);
+		bp_internal_children(spage, width)[0] = leaf;
+		if (plowkey)
+		{
+			memcpy(bp_internal_pivot(spage, width, 0), plowkey, width);
+			memcpy(bp_page_lowkey(spage), plowkey, width);
+		}
+		else
+		{
+			memset(bp_internal_pivot(spage, width, 0), 0, width);
+			memset(bp_page_lowkey(spage), 0, width);
+			BpPageGetOpaque(spage)->flags &= ~BP_HAS_LOW;
+		}
+		remove_internal_entry(gpage, width, 0);
+		if (BpPageGetOpaque(gpage)->flags & BP_HAS_LOW)
+			memcpy(bp_internal_pivot(gpage, width, 0), bp_page_lowkey(gpage), width);
+		else
+			memset(bp_internal_pivot(gpage, width, 0), 0, width);
+		bp_init_deleted_page(ppage, width, ReadNextFullTransactionId());
+		GenericXLogFinish(xlog);
+		merged = true;
+	}
+
+done:
+	release_all(bufs, 4);
+	UnlockReleaseBuffer(lbuf);
+	return merged;
+}
+
+/*
+ * Delete the empty leaf blkno, if it may be deleted.  The caller holds no
+ * lock of the index.  Returns whether the leaf was deleted.
+ */
+bool
+bp_delete_empty_leaf(Relation index, BlockNumber blkno)
+{
+	BpIndexState *state = bp_get_state(index);
+	uint16		width = state->slot.width;
+	BpMetaPageData meta;
+	char	   *lowkey = NULL;
+	Buffer		buf;
+	Page		page;
+	int			pos;
+	int			nitems;
+	BlockNumber sibling;
+	BlockNumber parent;
+	char	   *plowkey = NULL;
+	bool		deleted;
+	bool		merged_parent = false;
+
+	bp_read_meta(index, &meta);
+	if (meta.root_level == 0 || meta.root == blkno)
+		return false;
+	buf = bp_read_buffer(index, blkno, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	if (!leaf_deletable(page, width))
+	{
+		UnlockReleaseBuffer(buf);
+		return false;
+	}
+	if (BpPageGetOpaque(page)->flags & BP_HAS_LOW)
+	{
+		lowkey = palloc(width);
+		memcpy(lowkey, bp_page_lowkey(page), width);
+	}
+	UnlockReleaseBuffer(buf);
+
+again:
+	buf = find_parent(index, blkno, lowkey, BUFFER_LOCK_SHARE, &pos);
+	if (!BufferIsValid(buf))
+		return false;
+	page = BufferGetPage(buf);
+	nitems = bp_internal_header(page, width)->nitems;
+	sibling = pos >= 1 ? bp_internal_children(page, width)[pos - 1] :
+		(nitems >= 2 ? bp_internal_children(page, width)[1] : InvalidBlockNumber);
+	parent = BufferGetBlockNumber(buf);
+	if (sibling == InvalidBlockNumber && !merged_parent &&
+		(BpPageGetOpaque(page)->flags & BP_HAS_LOW))
+	{
+		plowkey = palloc(width);
+		memcpy(plowkey, bp_page_lowkey(page), width);
+	}
+	UnlockReleaseBuffer(buf);
+
+	/* C: the leaf is its parent's only child: merge the parent first */
+	if (sibling == InvalidBlockNumber && !merged_parent)
+	{
+		merged_parent = true;
+		if (merge_only_parent(index, blkno, parent, plowkey))
+			goto again;
+	}
+
+	if (pos >= 1)
+		deleted = delete_into_left(index, blkno, sibling, lowkey);
+	else if (sibling != InvalidBlockNumber)
+		deleted = delete_into_right(index, blkno, sibling, lowkey);
+	else
+		deleted = false;		/* the parent's only child */
+	if (lowkey)
+		pfree(lowkey);
+	if (plowkey)
+		pfree(plowkey);
+	return deleted;
+}
