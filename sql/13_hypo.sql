@@ -110,7 +110,18 @@ SELECT regexp_replace(indexname, '<\d+>', '<oid>') AS indexname
 FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (k8)');
 SELECT * FROM hypo_explain('SELECT k8 FROM t_hypo WHERE k8 = 4242');
 SELECT k8 FROM t_hypo WHERE k8 = 4242;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT k8 FROM t_hypo WHERE k8 = 4242;
+CREATE FUNCTION executed_plan(query text) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+        CONTINUE WHEN line ~ 'Index Searches';
+        RETURN NEXT regexp_replace(line, ' \(actual.*\)', '');
+    END LOOP;
+END $$;
+SELECT * FROM executed_plan('SELECT k8 FROM t_hypo WHERE k8 = 4242');
+DROP FUNCTION executed_plan(text);
 PREPARE hypo_prepared AS SELECT k8 FROM t_hypo WHERE k8 = 4242;
 EXPLAIN (COSTS OFF) EXECUTE hypo_prepared;
 EXECUTE hypo_prepared;

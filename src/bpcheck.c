@@ -220,10 +220,10 @@ child_matches_fresh_parent(CheckState *state, BlockNumber parent_blkno,
 {
 	BlockNumber blkno = parent_blkno;
 	bool		deleted;
-	Buffer		cbuf = read_checked(state, child, level - 1);
+	Buffer		childbuf = read_checked(state, child, level - 1);
 
-	deleted = bp_page_deleted(BufferGetPage(cbuf));
-	UnlockReleaseBuffer(cbuf);
+	deleted = bp_page_deleted(BufferGetPage(childbuf));
+	UnlockReleaseBuffer(childbuf);
 
 	for (BlockNumber hops = 0; hops <= state->nblocks; hops++)
 	{

@@ -862,8 +862,11 @@ bp_check_columns(Relation index)
 							RelationGetRelationName(index),
 							format_type_be(att->atttypid)),
 					 errdetail("bpindex stores every entry in a fixed-width slot, so key columns must have a fixed-length type.")));
-		if (!check_amproc_signature(index_getprocid(index, i + 1, 1), INT4OID,
-									true, 2, 2, index->rd_opcintype[i],
+		Oid			cmpproc = index_getprocid(index, i + 1, 1);
+
+		if (!OidIsValid(cmpproc) ||
+			!check_amproc_signature(cmpproc, INT4OID, true, 2, 2,
+									index->rd_opcintype[i],
 									index->rd_opcintype[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
