@@ -853,6 +853,7 @@ bp_check_columns(Relation index)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		int16		option = index->rd_indoption[i];
+		Oid			cmpproc = index_getprocid(index, i + 1, 1);
 
 		if (att->attlen <= 0)
 			ereport(ERROR,
@@ -862,8 +863,6 @@ bp_check_columns(Relation index)
 							RelationGetRelationName(index),
 							format_type_be(att->atttypid)),
 					 errdetail("bpindex stores every entry in a fixed-width slot, so key columns must have a fixed-length type.")));
-		Oid			cmpproc = index_getprocid(index, i + 1, 1);
-
 		if (!OidIsValid(cmpproc) ||
 			!check_amproc_signature(cmpproc, INT4OID, true, 2, 2,
 									index->rd_opcintype[i],
