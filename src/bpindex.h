@@ -465,6 +465,7 @@ extern const char *bp_leaf_region_for_scan(Page page, uint16 width, char *copy,
 extern BpInternalHeader *bp_internal_header(Page page, uint16 width);
 extern BlockNumber *bp_internal_children(Page page, uint16 width);
 extern char *bp_internal_pivot(Page page, uint16 width, int i);
+extern void bp_internal_open_gap(Page page, uint16 width, int pos);
 extern void bp_set_page_bounds(Page page, uint16 width);
 extern Buffer bp_read_buffer(Relation index, BlockNumber blkno, int lockmode);
 extern Buffer bp_read_buffer_for_cleanup(Relation index, BlockNumber blkno);

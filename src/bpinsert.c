@@ -351,21 +351,6 @@ new_root(Relation index, Buffer childbuf, uint16 child_level,
 	UnlockReleaseBuffer(rootbuf);
 }
 
-/* Make room at position pos of an internal page's arrays. */
-static void
-open_internal_gap(Page page, uint16 width, int pos)
-{
-	BpInternalHeader *header = bp_internal_header(page, width);
-	BlockNumber *children = bp_internal_children(page, width);
-
-	memmove(children + pos + 1, children + pos,
-			sizeof(BlockNumber) * (header->nitems - pos));
-	memmove(bp_internal_pivot(page, width, pos + 1),
-			bp_internal_pivot(page, width, pos),
-			(Size) (header->nitems - pos) * width);
-	header->nitems++;
-}
-
 /*
  * Add (pivot, right) to the exclusively locked parent in pbuf, which has
  * room, and clear the child's incomplete-split flag in the same record.
@@ -382,7 +367,7 @@ insert_into_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	Page		child = GenericXLogRegisterBuffer(xlog, childbuf, 0);
 	int			pos = bp_choose_child(page, width, pivot_at_or_before, &target) + 1;
 
-	open_internal_gap(page, width, pos);
+	bp_internal_open_gap(page, width, pos);
 	bp_internal_children(page, width)[pos] = right;
 	memcpy(bp_internal_pivot(page, width, pos), pivot, width);
 	BpPageGetOpaque(child)->flags &= ~BP_INCOMPLETE_SPLIT;

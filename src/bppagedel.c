@@ -349,21 +349,6 @@ give_up:
 	return false;
 }
 
-/* Open a gap at position pos of an internal page's arrays. */
-static void
-open_gap(Page page, uint16 width, int pos)
-{
-	BpInternalHeader *header = bp_internal_header(page, width);
-	BlockNumber *children = bp_internal_children(page, width);
-
-	memmove(children + pos + 1, children + pos,
-			sizeof(BlockNumber) * (header->nitems - pos));
-	memmove(bp_internal_pivot(page, width, pos + 1),
-			bp_internal_pivot(page, width, pos),
-			(Size) (header->nitems - pos) * width);
-	header->nitems++;
-}
-
 /*
  * Is the internal page in buf (locked) still the level-1 parent whose only
  * child is leaf, with the given low key (NULL: none) and a high key?
@@ -465,7 +450,7 @@ merge_only_parent(Relation index, BlockNumber leaf, BlockNumber parent,
 		{
 			int			n = bp_internal_header(spage, width)->nitems;
 
-			open_gap(spage, width, n);
+			bp_internal_open_gap(spage, width, n);
 			bp_internal_children(spage, width)[n] = leaf;
 			memcpy(bp_internal_pivot(spage, width, n), plowkey, width);
 		}
@@ -516,7 +501,7 @@ merge_only_parent(Relation index, BlockNumber leaf, BlockNumber parent,
 		spage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
 		gpage = GenericXLogRegisterBuffer(xlog, bufs[3], 0);
 		/* the leaf goes first; the old pivot 0 (the old low key) moves to 1 */
-		open_gap(spage, width, 0);
+		bp_internal_open_gap(spage, width, 0);
 		bp_internal_children(spage, width)[0] = leaf;
 		if (plowkey)
 		{

@@ -672,6 +672,21 @@ bp_internal_children(Page page, uint16 width)
 							sizeof(BpInternalHeader));
 }
 
+/* Make room at position pos of an internal page's children and pivots. */
+void
+bp_internal_open_gap(Page page, uint16 width, int pos)
+{
+	BpInternalHeader *header = bp_internal_header(page, width);
+	BlockNumber *children = bp_internal_children(page, width);
+
+	memmove(children + pos + 1, children + pos,
+			sizeof(BlockNumber) * (header->nitems - pos));
+	memmove(bp_internal_pivot(page, width, pos + 1),
+			bp_internal_pivot(page, width, pos),
+			(Size) (header->nitems - pos) * width);
+	header->nitems++;
+}
+
 /* Pivot i of an internal page: the low bound of child i. */
 char *
 bp_internal_pivot(Page page, uint16 width, int i)
