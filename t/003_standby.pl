@@ -218,9 +218,17 @@ cmp_ok(index_stat($primary, 'grow_t_bp', 'deleted_pages'), '>', 100,
 cmp_ok(index_stat($primary, 'wide_t_bp', 'deleted_pages'), '>', 100,
 	'VACUUM deleted leaves of wide_t_bp');
 check_grown('after VACUUM deleted leaves');
-$primary->safe_psql('postgres', 'SELECT txid_current()');
-$primary->safe_psql('postgres', 'VACUUM grow_t, wide_t');
-my $recyclable = index_stat($primary, 'grow_t_bp', 'recyclable_pages');
+# recyclable once no snapshot anywhere (the standby's queries, reported
+# back to the primary, included) is older than the deletions: retry for a
+# while, each time after a new transaction id
+my $recyclable = 0;
+for (my $try = 0; $try < 120 && $recyclable <= 100; $try++)
+{
+	sleep 1 if $try > 0;
+	$primary->safe_psql('postgres', 'SELECT txid_current()');
+	$primary->safe_psql('postgres', 'VACUUM grow_t, wide_t');
+	$recyclable = index_stat($primary, 'grow_t_bp', 'recyclable_pages');
+}
 cmp_ok($recyclable, '>', 100, 'the deleted pages of grow_t_bp are recyclable');
 $primary->safe_psql('postgres', q{
 	INSERT INTO grow_t SELECT (g::int8 * 2654435761) % 1000000007, g
