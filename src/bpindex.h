@@ -456,6 +456,8 @@ extern bool bp_page_recyclable(Page page, uint16 width);
 extern char *bp_page_lowkey(Page page);
 extern char *bp_page_highkey(Page page, uint16 width);
 extern char *bp_leaf_region(Page page, uint16 width);
+extern bool bp_slot_within_fences(Page page, const BpSlotDesc *desc,
+								  const char *slot);
 extern bool bp_leaf_has_dead_marks(Page page);
 extern void bp_leaf_set_dead_mark(Page page, uint16 width, const char *stored);
 extern void bp_leaf_clear_dead_marks(Page page);
@@ -476,6 +478,7 @@ extern Relation bp_open_index(Oid indexoid, LOCKMODE lockmode);
 
 /* bpsearch.c */
 extern bool bp_pivot_at_or_before(const void *slot, void *arg);
+extern bool bp_before_bound(const void *slot, void *arg);
 extern void bp_prepare_keys(Relation index, ScanKey scankey, int nkeys,
 							BpScanKeys *out);
 extern BpKeyResult bp_test_keys(const BpScanKeys *keys, const char *slot);

@@ -28,39 +28,8 @@
 /* Internal pages split at this fill when the new pivot goes rightmost. */
 #define BP_INTERNAL_RIGHTMOST_FILL 70
 
-/* A slot an insert steers to, with the description to compare it by. */
-typedef struct InsertTarget
-{
-	const BpSlotDesc *desc;
-	const char *slot;
-} InsertTarget;
-
 static void insert_downlink(Relation index, Buffer childbuf, uint16 child_level,
 							const char *pivot, BlockNumber right);
-
-/* go_right of an insert: the target belongs at or after this pivot. */
-static bool
-pivot_at_or_before(const void *pivot, void *arg)
-{
-	InsertTarget *target = (InsertTarget *) arg;
-
-	return bp_compare_slots(pivot, target->slot, (void *) target->desc) <= 0;
-}
-
-/* Does slot lie within the fences of page? */
-static bool
-within_fences(Page page, const BpSlotDesc *desc, const char *slot)
-{
-	uint16		flags = BpPageGetOpaque(page)->flags;
-
-	if ((flags & BP_HAS_LOW) &&
-		bp_compare_slots(bp_page_lowkey(page), slot, (void *) desc) > 0)
-		return false;
-	if ((flags & BP_HAS_HIGH) &&
-		bp_compare_slots(slot, bp_page_highkey(page, desc->width), (void *) desc) >= 0)
-		return false;
-	return true;
-}
 
 /*
  * The leaf of this backend's previous insert, locked exclusively, if the
@@ -79,7 +48,7 @@ cached_leaf(Relation index, BpIndexState *state, const char *slot)
 	page = BufferGetPage(buf);
 	flags = BpPageGetOpaque(page)->flags;
 	if ((flags & BP_LEAF) && !(flags & (BP_INCOMPLETE_SPLIT | BP_DELETED)) &&
-		within_fences(page, &state->slot, slot))
+		bp_slot_within_fences(page, &state->slot, slot))
 		return buf;
 	UnlockReleaseBuffer(buf);
 	return InvalidBuffer;
@@ -361,11 +330,11 @@ insert_into_internal(Relation index, Buffer pbuf, Buffer childbuf,
 {
 	BpIndexState *state = bp_get_state(index);
 	uint16		width = state->slot.width;
-	InsertTarget target = {&state->slot, pivot};
+	BpSlotBound target = {&state->slot, pivot};
 	GenericXLogState *xlog = GenericXLogStart(index);
 	Page		page = GenericXLogRegisterBuffer(xlog, pbuf, 0);
 	Page		child = GenericXLogRegisterBuffer(xlog, childbuf, 0);
-	int			pos = bp_choose_child(page, width, pivot_at_or_before, &target) + 1;
+	int			pos = bp_choose_child(page, width, bp_pivot_at_or_before, &target) + 1;
 
 	bp_internal_open_gap(page, width, pos);
 	bp_internal_children(page, width)[pos] = right;
@@ -406,8 +375,8 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	int			n = bp_internal_header(page, width)->nitems;
 	BlockNumber *children = palloc(sizeof(BlockNumber) * (n + 1));
 	char	   *pivots = palloc((Size) (n + 1) * width);
-	InsertTarget target = {&state->slot, pivot};
-	int			pos = bp_choose_child(page, width, pivot_at_or_before, &target) + 1;
+	BpSlotBound target = {&state->slot, pivot};
+	int			pos = bp_choose_child(page, width, bp_pivot_at_or_before, &target) + 1;
 	int			nleft;
 	Buffer		nbuf;
 	BlockNumber newblk;
@@ -507,7 +476,7 @@ insert_downlink(Relation index, Buffer childbuf, uint16 child_level,
 				const char *pivot, BlockNumber right)
 {
 	BpIndexState *state = bp_get_state(index);
-	InsertTarget target = {&state->slot, pivot};
+	BpSlotBound target = {&state->slot, pivot};
 
 	for (;;)
 	{
@@ -527,7 +496,7 @@ insert_downlink(Relation index, Buffer childbuf, uint16 child_level,
 			finish_root_split(index, meta.root);
 			continue;
 		}
-		pbuf = bp_descend_to_level(index, pivot_at_or_before, &target,
+		pbuf = bp_descend_to_level(index, bp_pivot_at_or_before, &target,
 								   BUFFER_LOCK_EXCLUSIVE, child_level + 1);
 		page = BufferGetPage(pbuf);
 		if (BpPageGetOpaque(page)->flags & BP_INCOMPLETE_SPLIT)
@@ -551,7 +520,7 @@ insert_downlink(Relation index, Buffer childbuf, uint16 child_level,
 static void
 insert_slot(Relation index, BpIndexState *state, const char *slot)
 {
-	InsertTarget target = {&state->slot, slot};
+	BpSlotBound target = {&state->slot, slot};
 
 	for (;;)
 	{
@@ -559,7 +528,7 @@ insert_slot(Relation index, BpIndexState *state, const char *slot)
 		BpaInsertResult result;
 
 		if (!BufferIsValid(buf))
-			buf = bp_descend(index, pivot_at_or_before, &target,
+			buf = bp_descend(index, bp_pivot_at_or_before, &target,
 							 BUFFER_LOCK_EXCLUSIVE);
 		if (BpPageGetOpaque(BufferGetPage(buf))->flags & BP_INCOMPLETE_SPLIT)
 		{

@@ -60,15 +60,6 @@ never_right(const void *slot, void *arg)
 	return false;
 }
 
-/* go_right for L's left neighbour: pivots strictly below the key. */
-static bool
-before_key(const void *slot, void *arg)
-{
-	BpSlotBound *bound = (BpSlotBound *) arg;
-
-	return bp_compare_slots(slot, bound->key, (void *) bound->desc) < 0;
-}
-
 /* Is the page an empty leaf that may be deleted? */
 static bool
 leaf_deletable(Page page, uint16 width)
@@ -181,7 +172,7 @@ lock_left_neighbour(Relation index, BlockNumber blkno, const char *lowkey,
 {
 	BpIndexState *state = bp_get_state(index);
 	BpSlotBound bound = {&state->slot, lowkey};
-	Buffer		buf = bp_descend_to_level(index, before_key, &bound,
+	Buffer		buf = bp_descend_to_level(index, bp_before_bound, &bound,
 										  BUFFER_LOCK_EXCLUSIVE, level);
 
 	for (int hops = 0; hops < BP_MAX_NEIGHBOUR_HOPS; hops++)

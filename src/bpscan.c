@@ -366,25 +366,14 @@ scan_keeps_pin(IndexScanDesc scan)
 		!RelationNeedsWAL(scan->indexRelation);
 }
 
-/* First of the n sorted slots at or above key. */
+/* First of the position's sorted items at or above key. */
 static int
-first_at_or_above(const char *items, int n, const BpSlotDesc *desc,
-				  const char *key)
+first_at_or_above(const BpScanPos *pos, const BpSlotDesc *desc, const char *key)
 {
-	int			lo = 0;
-	int			hi = n;
+	BpSlotBound bound = {desc, key};
 
-	while (lo < hi)
-	{
-		int			mid = lo + (hi - lo) / 2;
-
-		if (bp_compare_slots(items + (Size) mid * desc->width, key,
-							 (void *) desc) >= 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	return first_true(pos->items, pos->nitems, desc->width, bp_before_bound,
+					  &bound, true);
 }
 
 /*
@@ -429,11 +418,9 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 								   pos->nitems - pos->lo, width,
 								   bp_above_range, &so->keys, false);
 	if (from)
-		pos->lo = Min(pos->hi, Max(pos->lo, first_at_or_above(pos->items, pos->nitems,
-															  &so->slot, from)));
+		pos->lo = Min(pos->hi, Max(pos->lo, first_at_or_above(pos, &so->slot, from)));
 	if (to)
-		pos->hi = Max(pos->lo, Min(pos->hi, first_at_or_above(pos->items, pos->nitems,
-															  &so->slot, to)));
+		pos->hi = Max(pos->lo, Min(pos->hi, first_at_or_above(pos, &so->slot, to)));
 	pos->cur = ScanDirectionIsForward(dir) ? pos->lo - 1 : pos->hi;
 	pos->valid = true;
 }
@@ -450,37 +437,6 @@ first_leaf(IndexScanDesc scan, ScanDirection dir)
 					 &so->keys, BUFFER_LOCK_SHARE);
 	load_leaf(scan, buf, dir, NULL, NULL);
 	bp_count_index_search(scan);
-}
-
-/* A slot to descend to, with the description to compare it by. */
-typedef struct SlotBound
-{
-	const BpSlotDesc *desc;
-	const char *key;
-} SlotBound;
-
-/* go_right for the backward step: does slot sort before the bound? */
-static bool
-before_bound(const void *slot, void *arg)
-{
-	SlotBound  *bound = (SlotBound *) arg;
-
-	return bp_compare_slots(slot, bound->key, (void *) bound->desc) < 0;
-}
-
-/* Does key lie within the fences of page? */
-static bool
-page_holds(Page page, const BpSlotDesc *desc, const char *key)
-{
-	uint16		flags = BpPageGetOpaque(page)->flags;
-
-	if ((flags & BP_HAS_LOW) &&
-		bp_compare_slots(bp_page_lowkey(page), key, (void *) desc) > 0)
-		return false;
-	if ((flags & BP_HAS_HIGH) &&
-		bp_compare_slots(key, bp_page_highkey(page, desc->width), (void *) desc) >= 0)
-		return false;
-	return true;
 }
 
 /*
@@ -513,7 +469,7 @@ read_next_leaf(Relation index, const BpSlotDesc *desc, BlockNumber blkno,
 			break;
 		if (!(flags & BP_DELETED))
 		{
-			if (page_holds(page, desc, expected))
+			if (bp_slot_within_fences(page, desc, expected))
 			{
 				pfree(expected);
 				return buf;
@@ -557,14 +513,14 @@ step_leaf(IndexScanDesc scan, ScanDirection dir)
 	else
 	{
 		BlockNumber current = pos->blkno;
-		SlotBound	bound = {so->keys.slot, so->bound};
+		BpSlotBound bound = {so->keys.slot, so->bound};
 
 		if (!(pos->flags & BP_HAS_LOW) || bp_below_range(pos->lowkey, &so->keys))
 			return false;
 		kill_entries(scan);
 		memcpy(so->bound, pos->lowkey, so->slot.width);
 		/* descend to the leaf holding the entries just below the low key */
-		buf = bp_descend(index, before_bound, &bound, BUFFER_LOCK_SHARE);
+		buf = bp_descend(index, bp_before_bound, &bound, BUFFER_LOCK_SHARE);
 		if (BufferGetBlockNumber(buf) == current)
 		{
 			Page		page = BufferGetPage(buf);

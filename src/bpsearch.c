@@ -316,6 +316,18 @@ bp_pivot_at_or_before(const void *slot, void *arg)
 }
 
 /*
+ * go_right that finds the page holding the slots just below a bound:
+ * pivot < the bound's key (a backward step, a leaf's left neighbour).
+ */
+bool
+bp_before_bound(const void *slot, void *arg)
+{
+	BpSlotBound *bound = (BpSlotBound *) arg;
+
+	return bp_compare_slots(slot, bound->key, (void *) bound->desc) < 0;
+}
+
+/*
  * Read blkno and move right (Lehman-Yao) while go_right holds for the
  * page's high key.  Returns the buffer locked in lockmode, or
  * InvalidBuffer if the page is deleted (the link that led to it was

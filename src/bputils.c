@@ -535,6 +535,21 @@ bp_page_highkey(Page page, uint16 width)
 	return PageGetContents(page) + width;
 }
 
+/* Does slot lie within the fences of page (low key <= slot < high key)? */
+bool
+bp_slot_within_fences(Page page, const BpSlotDesc *desc, const char *slot)
+{
+	uint16		flags = BpPageGetOpaque(page)->flags;
+
+	if ((flags & BP_HAS_LOW) &&
+		bp_compare_slots(bp_page_lowkey(page), slot, (void *) desc) > 0)
+		return false;
+	if ((flags & BP_HAS_HIGH) &&
+		bp_compare_slots(slot, bp_page_highkey(page, desc->width), (void *) desc) >= 0)
+		return false;
+	return true;
+}
+
 /* The BPA region of a leaf page. */
 char *
 bp_leaf_region(Page page, uint16 width)
