@@ -4,26 +4,56 @@
 # a bpindex index and once with a btree index (same data, same cluster,
 # alternating within each cycle).  Prints, per cycle, both index sizes and
 # the buffers and time of min(k), max(k) and the first 100 keys
-# (ORDER BY k LIMIT 100), then checks the targets: bpindex's size after the
-# last cycle within 10 % of cycle 2's and not above btree's, min() buffers
-# at most btree's + 2.
+# (ORDER BY k LIMIT 100), then checks the targets: bpindex's size after
+# the last cycle within 10 % of cycle 2's and not above btree's, min()
+# buffers at most btree's + 2.  Exits 1 if a target is missed.
 #
-#   bash bench/retention.sh [rows] [cycles]
+#   bash bench/retention.sh [--pg 15|18] [rows] [cycles]
+#
+# Installs what is missing, builds and installs bpindex, runs in a
+# throwaway cluster (shared_buffers 1GB, autovacuum off, the settings are
+# printed), and writes bench/retention_results.txt (the table) and
+# bench/retention.png (the plot).  Defaults: 1,000,000 rows, 20 cycles.
 #
 # Inner part: bench/retention_run.sh, which runs against any server given
 # by PGHOST/PGPORT/PGDATABASE (with bpindex installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT=$(pwd)
 . scripts/common.sh
+. bench/lib/plot_venv.sh
 
+while [ $# -gt 0 ] && parse_pg_option "$@"; do
+	select_pg "$PG_SELECTED"
+	shift "$PG_ARGS_USED"
+done
 ROWS=${1:-1000000}
 CYCLES=${2:-20}
+SETTINGS=(shared_buffers=1GB max_wal_size=10GB checkpoint_timeout=1h
+	synchronous_commit=off autovacuum=off)
+
 install_dependencies
 build_and_install
+ensure_plot_venv "$ROOT"
 prepare_workdir
-[ "$WORKDIR" = "$(pwd)" ] || trap 'rm -rf "$(dirname "$WORKDIR")"' EXIT
+[ "$WORKDIR" = "$ROOT" ] || trap 'rm -rf "$(dirname "$WORKDIR")"' EXIT
 
-as_server_user bash -c "cd '$WORKDIR' && pg_virtualenv -v $PG_MAJOR \
-	-o 'shared_buffers=1GB' -o 'max_wal_size=10GB' -o 'checkpoint_timeout=1h' \
-	-o 'synchronous_commit=off' -o 'autovacuum=off' \
-	bash bench/retention_run.sh $ROWS $CYCLES"
+OUT=$ROOT/bench/retention_results.txt
+opts=()
+for s in "${SETTINGS[@]}"; do opts+=(-o "$s"); done
+{
+	echo "# bash bench/retention.sh$([ "$PG_MAJOR" = 15 ] || echo " --pg $PG_MAJOR") $ROWS $CYCLES" \
+		"($(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)," \
+		"PostgreSQL $PG_MAJOR, $(nproc) cores)"
+	echo "# settings: ${SETTINGS[*]}"
+	echo "# buffers: shared hit + read of the query's first run; ms: best of five runs"
+} > "$OUT.new"
+set +e
+run_in_cluster "$WORKDIR" "${opts[@]}" -- bash bench/retention_run.sh "$ROWS" "$CYCLES" |
+	tee -a "$OUT.new"
+status=${PIPESTATUS[0]}
+set -e
+mv "$OUT.new" "$OUT"
+"$PLOT_PYTHON" bench/retention_plot.py "$OUT" "$ROOT/bench/retention.png"
+echo "== wrote $OUT and bench/retention.png"
+exit "$status"

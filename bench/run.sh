@@ -106,18 +106,8 @@ install_dependencies
 build_and_install
 
 # matplotlib for the plots, in a virtual environment under bench/work/.
-VENV=$ROOT/bench/work/venv
-if ! "$VENV/bin/python" -c 'import matplotlib' 2>/dev/null; then
-	echo "== installing matplotlib into $VENV"
-	mkdir -p "$ROOT/bench/work"
-	if ! python3 -m venv "$VENV" 2>/dev/null; then
-		rm -rf "$VENV"
-		$SUDO apt-get update -qq
-		$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
-		python3 -m venv "$VENV"
-	fi
-	"$VENV/bin/pip" install -q matplotlib || die "could not install matplotlib into $VENV"
-fi
+. bench/lib/plot_venv.sh
+ensure_plot_venv "$ROOT" || die "no matplotlib for the plots"
 
 prepare_workdir
 CLEANUP_WORKDIR=""
@@ -168,7 +158,7 @@ END=$(date +%s)
 MODE="$MODE" NKEYS="$NKEYS" NINSERT="$NINSERT" NPROBE="$NPROBE" NRANGES="$NRANGES" \
 CLIENTS="$CLIENTS" REPS="$REPS" INS_REPS="$INS_REPS" DUR_RANGE="$DUR_RANGE" DUR_POINT="$DUR_POINT" MAXLENS="$MAXLENS" \
 START="$START" END="$END" COMMIT="$commit" SETTINGS="${SETTINGS[*]}" MALLOC_ENV="${MALLOC_ENV[*]}" \
-	"$VENV/bin/python" - "$RESULTS/run.json" <<'EOF'
+	"$PLOT_PYTHON" - "$RESULTS/run.json" <<'EOF'
 import json, os, re, sys, datetime
 cpu = "unknown"
 with open("/proc/cpuinfo") as f:
@@ -193,6 +183,6 @@ run = {
 }
 json.dump(run, open(sys.argv[1], "w"), indent=2)
 EOF
-"$VENV/bin/python" "$ROOT/bench/report.py" "$RESULTS" "$ROOT/bench/RESULTS.md"
+"$PLOT_PYTHON" "$ROOT/bench/report.py" "$RESULTS" "$ROOT/bench/RESULTS.md"
 echo "== done in $(( (END - START) / 60 )) min $(( (END - START) % 60 )) s:" \
 	"bench/RESULTS.md, bench/results/"

@@ -96,6 +96,51 @@ SELECT * FROM bp_queries('pd3 back', ARRAY[
 SELECT * FROM bp_failures('pd3 back');
 
 --
+-- Four levels (keys of 24 int8 columns make pages of a few dozen
+-- entries): emptying the left part of the key range leaves chains of only
+-- children, a leaf under a level-1 page under a level-2 page.  The highest
+-- page of a chain merges into its sibling first, one level after the
+-- other, so that no emptied leaf stays and the root loses a child.
+--
+SELECT format('CREATE TABLE t_pd4 (%s)', string_agg(format('c%s int8', i), ', '))
+FROM generate_series(1, 24) i \gexec
+SELECT format('INSERT INTO t_pd4 SELECT %s FROM generate_series(1, 40000) k',
+              string_agg('k', ', '))
+FROM generate_series(1, 24) i \gexec
+SELECT format('CREATE INDEX t_pd4_bp ON t_pd4 USING bpindex (%s)',
+              string_agg(format('c%s', i), ', '))
+FROM generate_series(1, 24) i \gexec
+CREATE FUNCTION t_pd4_root_children() RETURNS int8 LANGUAGE sql AS $$
+    SELECT count(child) FROM bpindex_page_items('t_pd4_bp',
+        (SELECT root FROM bpindex_metap('t_pd4_bp')))
+$$;
+SELECT levels, t_pd4_root_children() AS root_children FROM bpindex_stats('t_pd4_bp');
+DELETE FROM t_pd4 WHERE c1 <= 25000 OR c1 BETWEEN 28000 AND 36000;
+SELECT bp_wait_for_horizon();
+VACUUM t_pd4;
+SELECT levels, t_pd4_root_children() AS root_children, empty_leaves,
+       internal_pages < 25 AS internal_merged
+FROM bpindex_stats('t_pd4_bp');
+SELECT bpindex_check('t_pd4_bp', true);
+SELECT * FROM bp_queries('pd4', ARRAY[
+    'select c1 from t_pd4 order by c1 limit 3',
+    'select c1 from t_pd4 where c1 between 24990 and 28010 order by c1 desc',
+    'select c1, c2 from t_pd4 where c1 < 37000 order by c1',
+    'select count(*) from t_pd4 where c1 > 20000'
+]);
+SELECT * FROM bp_failures('pd4');
+-- and back: the merged ranges take new entries
+INSERT INTO t_pd4 SELECT k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k
+FROM generate_series(1, 36000, 7) k;
+SELECT bpindex_check('t_pd4_bp', true);
+SELECT * FROM bp_queries('pd4 back', ARRAY[
+    'select c1 from t_pd4 where c1 between 100 and 400 order by c1',
+    'select c1 from t_pd4 where c1 < 29000 order by c1 desc',
+    'select count(*) from t_pd4 where c1 between 5000 and 38000'
+]);
+SELECT * FROM bp_failures('pd4 back');
+
+--
 -- Retention: ascending keys, the oldest tenth deleted and a tenth added
 -- at the top every cycle, then VACUUM.  The index stops growing, and
 -- min(k) reads no more buffers than on btree (plus two).

@@ -29,7 +29,10 @@
  *		it, P's left neighbour on level 1 takes it as its right-link), and
  *		P is deleted.  Then L, no longer an only child, is deleted by A or
  *		B in a second record.  The tree is valid in between.  If P is GP's
- *		only child, or the sibling is full, nothing happens.
+ *		only child too, GP merges first, taking P along, and so on up: the
+ *		highest page of the chain of only children moves first, one record
+ *		per level.  Nothing happens if the chain reaches the root or a
+ *		sibling is full.
  *
  * Locks are taken left to right on the leaf level (LS, L, R), then the
  * parent, as everywhere else; the state found without locks is verified
@@ -90,9 +93,10 @@ leaf_live(Page page)
 }
 
 /*
- * The parent of leaf blkno, whose low key is lowkey (NULL for the leftmost
- * leaf), locked in lockmode, with the downlink's position in *pos; or
- * InvalidBuffer if the downlink is not where the key leads.
+ * The parent, at the given level, of page blkno, whose low key is lowkey
+ * (NULL for the leftmost page of its level), locked in lockmode, with the
+ * downlink's position in *pos; or InvalidBuffer if the downlink is not
+ * where the key leads.
  */
 static Buffer
 find_parent_at(Relation index, BlockNumber blkno, const char *lowkey,
@@ -341,39 +345,50 @@ give_up:
 }
 
 /*
- * Is the internal page in buf (locked) still the level-1 parent whose only
- * child is leaf, with the given low key (NULL: none) and a high key?
+ * Is the locked page still the internal page at this level whose only
+ * child is child, with the given low key (NULL: none) and a high key?
  */
 static bool
-parent_of_only_child(Page page, uint16 width, BlockNumber leaf,
+parent_of_only_child(Page page, uint16 width, uint16 level, BlockNumber child,
 					 const char *plowkey, const BpSlotDesc *desc)
 {
 	BpPageOpaque opaque = BpPageGetOpaque(page);
 
-	return internal_live(page) && opaque->level == 1 &&
+	return internal_live(page) && opaque->level == level &&
 		(opaque->flags & BP_HAS_HIGH) &&
 		bp_internal_header(page, width)->nitems == 1 &&
-		bp_internal_children(page, width)[0] == leaf &&
+		bp_internal_children(page, width)[0] == child &&
 		((opaque->flags & BP_HAS_LOW) != 0) == (plowkey != NULL) &&
 		(plowkey == NULL ||
 		 bp_compare_slots(bp_page_lowkey(page), plowkey, (void *) desc) == 0);
 }
 
 /*
- * Case C: the empty leaf is the only child of the level-1 page parent,
- * whose low key is plowkey (NULL for the leftmost).  Merge the parent into
- * a sibling under its own parent, taking the leaf along, and delete the
- * parent.  Locks: the leaf, then the level-1 pages left to right, then
- * the grandparent.  Returns whether the parent was merged.
+ * Is the locked child still one that may move to another parent: the
+ * empty leaf to be deleted, or a live internal page one level down?
  */
 static bool
-merge_only_parent(Relation index, BlockNumber leaf, BlockNumber parent,
-				  const char *plowkey)
+child_movable(Page page, uint16 width, uint16 level)
+{
+	return level == 0 ? leaf_deletable(page, width) :
+		internal_live(page) && BpPageGetOpaque(page)->level == level;
+}
+
+/*
+ * Case C: the internal page parent at the given level, whose low key is
+ * plowkey (NULL for the leftmost), has child as its only child.  Merge it
+ * into a sibling under its own parent, taking the child along, and delete
+ * it.  Locks: the child, then the pages of parent's level left to right,
+ * then the grandparent.  Returns whether the parent was merged.
+ */
+static bool
+merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
+				  const char *plowkey, uint16 level)
 {
 	BpIndexState *state = bp_get_state(index);
 	const BpSlotDesc *desc = &state->slot;
 	uint16		width = desc->width;
-	Buffer		lbuf;
+	Buffer		cbuf;
 	Buffer		bufs[4] = {InvalidBuffer, InvalidBuffer, InvalidBuffer, InvalidBuffer};
 	Buffer		gbuf;
 	Page		gpage;
@@ -388,11 +403,11 @@ merge_only_parent(Relation index, BlockNumber leaf, BlockNumber parent,
 	bool		merged = false;
 
 	bp_read_meta(index, &meta);
-	if (meta.root_level < 2)
+	if (meta.root_level < level + 1)
 		return false;
 
 	/* where the parent sits in the grandparent, without locks held */
-	gbuf = find_parent_at(index, parent, plowkey, BUFFER_LOCK_SHARE, &pos, 2);
+	gbuf = find_parent_at(index, parent, plowkey, BUFFER_LOCK_SHARE, &pos, level + 1);
 	if (!BufferIsValid(gbuf))
 		return false;
 	gpage = BufferGetPage(gbuf);
@@ -403,11 +418,11 @@ merge_only_parent(Relation index, BlockNumber leaf, BlockNumber parent,
 	if (sibling == InvalidBlockNumber)
 		return false;			/* the parent is an only child too */
 
-	/* the leaf first, so that it cannot split meanwhile */
-	lbuf = bp_read_buffer(index, leaf, BUFFER_LOCK_EXCLUSIVE);
-	if (!leaf_deletable(BufferGetPage(lbuf), width))
+	/* the child first, so that it cannot split meanwhile */
+	cbuf = bp_read_buffer(index, child, BUFFER_LOCK_EXCLUSIVE);
+	if (!child_movable(BufferGetPage(cbuf), width, level - 1))
 	{
-		UnlockReleaseBuffer(lbuf);
+		UnlockReleaseBuffer(cbuf);
 		return false;
 	}
 
@@ -418,16 +433,16 @@ merge_only_parent(Relation index, BlockNumber leaf, BlockNumber parent,
 			goto done;
 		bufs[0] = bp_read_buffer(index, sibling, BUFFER_LOCK_EXCLUSIVE);
 		spage = BufferGetPage(bufs[0]);
-		if (!internal_live(spage) || BpPageGetOpaque(spage)->level != 1 ||
+		if (!internal_live(spage) || BpPageGetOpaque(spage)->level != level ||
 			!(BpPageGetOpaque(spage)->flags & BP_HAS_HIGH) ||
 			BpPageGetOpaque(spage)->rightlink != parent ||
 			bp_internal_header(spage, width)->nitems >= state->meta.internal_capacity)
 			goto done;
 		bufs[1] = bp_read_buffer(index, parent, BUFFER_LOCK_EXCLUSIVE);
 		ppage = BufferGetPage(bufs[1]);
-		if (!parent_of_only_child(ppage, width, leaf, plowkey, desc))
+		if (!parent_of_only_child(ppage, width, level, child, plowkey, desc))
 			goto done;
-		bufs[2] = find_parent_at(index, parent, plowkey, BUFFER_LOCK_EXCLUSIVE, &pos, 2);
+		bufs[2] = find_parent_at(index, parent, plowkey, BUFFER_LOCK_EXCLUSIVE, &pos, level + 1);
 		if (!BufferIsValid(bufs[2]))
 			goto done;
 		gpage = BufferGetPage(bufs[2]);
@@ -442,7 +457,7 @@ merge_only_parent(Relation index, BlockNumber leaf, BlockNumber parent,
 			int			n = bp_internal_header(spage, width)->nitems;
 
 			bp_internal_open_gap(spage, width, n);
-			bp_internal_children(spage, width)[n] = leaf;
+			bp_internal_children(spage, width)[n] = child;
 			memcpy(bp_internal_pivot(spage, width, n), plowkey, width);
 		}
 		memcpy(bp_page_highkey(spage, width), bp_page_highkey(ppage, width), width);
@@ -454,27 +469,27 @@ merge_only_parent(Relation index, BlockNumber leaf, BlockNumber parent,
 	}
 	else
 	{
-		/* B: [0] left neighbour on level 1, [1] parent, [2] right sibling, [3] grandparent */
+		/* B: [0] left neighbour on the level, [1] parent, [2] right sibling, [3] grandparent */
 		if (plowkey)
 		{
-			bufs[0] = lock_left_neighbour(index, parent, plowkey, 1);
+			bufs[0] = lock_left_neighbour(index, parent, plowkey, level);
 			if (!BufferIsValid(bufs[0]))
 				goto done;
 		}
 		bufs[1] = bp_read_buffer(index, parent, BUFFER_LOCK_EXCLUSIVE);
 		ppage = BufferGetPage(bufs[1]);
-		if (!parent_of_only_child(ppage, width, leaf, plowkey, desc) ||
+		if (!parent_of_only_child(ppage, width, level, child, plowkey, desc) ||
 			BpPageGetOpaque(ppage)->rightlink != sibling)
 			goto done;
 		bufs[2] = bp_read_buffer(index, sibling, BUFFER_LOCK_EXCLUSIVE);
 		spage = BufferGetPage(bufs[2]);
-		if (!internal_live(spage) || BpPageGetOpaque(spage)->level != 1 ||
+		if (!internal_live(spage) || BpPageGetOpaque(spage)->level != level ||
 			!(BpPageGetOpaque(spage)->flags & BP_HAS_LOW) ||
 			bp_compare_slots(bp_page_lowkey(spage), bp_page_highkey(ppage, width),
 							 (void *) desc) != 0 ||
 			bp_internal_header(spage, width)->nitems >= state->meta.internal_capacity)
 			goto done;
-		bufs[3] = find_parent_at(index, parent, plowkey, BUFFER_LOCK_EXCLUSIVE, &pos, 2);
+		bufs[3] = find_parent_at(index, parent, plowkey, BUFFER_LOCK_EXCLUSIVE, &pos, level + 1);
 		if (!BufferIsValid(bufs[3]))
 			goto done;
 		gpage = BufferGetPage(bufs[3]);
@@ -491,9 +506,9 @@ merge_only_parent(Relation index, BlockNumber leaf, BlockNumber parent,
 		ppage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
 		spage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
 		gpage = GenericXLogRegisterBuffer(xlog, bufs[3], 0);
-		/* the leaf goes first; the old pivot 0 (the old low key) moves to 1 */
+		/* the child goes first; the old pivot 0 (the old low key) moves to 1 */
 		bp_internal_open_gap(spage, width, 0);
-		bp_internal_children(spage, width)[0] = leaf;
+		bp_internal_children(spage, width)[0] = child;
 		if (plowkey)
 		{
 			memcpy(bp_internal_pivot(spage, width, 0), plowkey, width);
@@ -517,13 +532,83 @@ merge_only_parent(Relation index, BlockNumber leaf, BlockNumber parent,
 
 done:
 	release_all(bufs, 4);
-	UnlockReleaseBuffer(lbuf);
+	UnlockReleaseBuffer(cbuf);
 	return merged;
 }
 
 /*
+ * Where deleting a leaf starts: the lowest page of the chain that climbs
+ * from the leaf through only children, which has a sibling under its
+ * parent (the leaf itself, at level 0, when it is not an only child), the
+ * page's only child below it, and its position and sibling in its parent.
+ */
+typedef struct BpDeletionStart
+{
+	BlockNumber blkno;
+	BlockNumber child;
+	char	   *lowkey;			/* NULL for the leftmost page of its level */
+	uint16		level;
+	int			pos;
+	BlockNumber sibling;
+} BpDeletionStart;
+
+/*
+ * Climb from the leaf, whose low key is lowkey, through the pages that are
+ * their parent's only child, in a tree whose root is at root_level.
+ * lowkeys has room for a key per level above the leaves.  False if a
+ * parent was not found or the chain reaches the root.
+ */
+static bool
+find_deletion_start(Relation index, BlockNumber leaf, const char *lowkey,
+					uint16 root_level, char *lowkeys, BpDeletionStart *start)
+{
+	uint16		width = bp_get_state(index)->slot.width;
+
+	start->blkno = leaf;
+	start->child = InvalidBlockNumber;
+	start->lowkey = (char *) lowkey;
+	for (start->level = 0; start->level < root_level; start->level++)
+	{
+		Buffer		buf = find_parent_at(index, start->blkno, start->lowkey,
+										 BUFFER_LOCK_SHARE, &start->pos,
+										 start->level + 1);
+		Page		page;
+		int			nitems;
+		BpPageOpaque opaque;
+
+		if (!BufferIsValid(buf))
+			return false;
+		page = BufferGetPage(buf);
+		opaque = BpPageGetOpaque(page);
+		nitems = bp_internal_header(page, width)->nitems;
+		start->sibling = start->pos >= 1 ?
+			bp_internal_children(page, width)[start->pos - 1] :
+			(nitems >= 2 ? bp_internal_children(page, width)[1] : InvalidBlockNumber);
+		if (start->sibling != InvalidBlockNumber)
+		{
+			UnlockReleaseBuffer(buf);
+			return true;
+		}
+		/* an only child: the parent has to move first */
+		start->child = start->blkno;
+		start->blkno = BufferGetBlockNumber(buf);
+		start->lowkey = NULL;
+		if (opaque->flags & BP_HAS_LOW)
+		{
+			start->lowkey = lowkeys + (Size) start->level * width;
+			memcpy(start->lowkey, bp_page_lowkey(page), width);
+		}
+		UnlockReleaseBuffer(buf);
+	}
+	return false;				/* an only child of the root */
+}
+
+/*
  * Delete the empty leaf blkno, if it may be deleted.  The caller holds no
- * lock of the index.  Returns whether the leaf was deleted.
+ * lock of the index.  When the leaf is the only child of its parent (and
+ * that one perhaps of its own, and so on), the highest such page is merged
+ * into its sibling first (case C), one level after the other, until the
+ * leaf has a sibling.  Returns whether the leaf was deleted.
  */
 bool
 bp_delete_empty_leaf(Relation index, BlockNumber blkno)
@@ -532,15 +617,11 @@ bp_delete_empty_leaf(Relation index, BlockNumber blkno)
 	uint16		width = state->slot.width;
 	BpMetaPageData meta;
 	char	   *lowkey = NULL;
+	char	   *lowkeys;
 	Buffer		buf;
 	Page		page;
-	int			pos;
-	int			nitems;
-	BlockNumber sibling;
-	BlockNumber parent;
-	char	   *plowkey = NULL;
-	bool		deleted;
-	bool		merged_parent = false;
+	BpDeletionStart start;
+	bool		deleted = false;
 
 	bp_read_meta(index, &meta);
 	if (meta.root_level == 0 || meta.root == blkno)
@@ -552,47 +633,32 @@ bp_delete_empty_leaf(Relation index, BlockNumber blkno)
 		UnlockReleaseBuffer(buf);
 		return false;
 	}
+	lowkeys = palloc((Size) (meta.root_level + 1) * width);
 	if (BpPageGetOpaque(page)->flags & BP_HAS_LOW)
 	{
-		lowkey = palloc(width);
+		lowkey = lowkeys + (Size) meta.root_level * width;
 		memcpy(lowkey, bp_page_lowkey(page), width);
 	}
 	UnlockReleaseBuffer(buf);
 
-again:
-	buf = find_parent(index, blkno, lowkey, BUFFER_LOCK_SHARE, &pos);
-	if (!BufferIsValid(buf))
-		return false;
-	page = BufferGetPage(buf);
-	nitems = bp_internal_header(page, width)->nitems;
-	sibling = pos >= 1 ? bp_internal_children(page, width)[pos - 1] :
-		(nitems >= 2 ? bp_internal_children(page, width)[1] : InvalidBlockNumber);
-	parent = BufferGetBlockNumber(buf);
-	if (sibling == InvalidBlockNumber && !merged_parent &&
-		(BpPageGetOpaque(page)->flags & BP_HAS_LOW))
+	/* each merge shortens the chain by one */
+	for (int merges = 0; merges <= meta.root_level + 1; merges++)
 	{
-		plowkey = palloc(width);
-		memcpy(plowkey, bp_page_lowkey(page), width);
+		if (!find_deletion_start(index, blkno, lowkey, meta.root_level,
+								 lowkeys, &start))
+			break;
+		if (start.level == 0)
+		{
+			if (start.pos >= 1)
+				deleted = delete_into_left(index, blkno, start.sibling, lowkey);
+			else
+				deleted = delete_into_right(index, blkno, start.sibling, lowkey);
+			break;
+		}
+		if (!merge_only_parent(index, start.child, start.blkno, start.lowkey,
+							   start.level))
+			break;
 	}
-	UnlockReleaseBuffer(buf);
-
-	/* C: the leaf is its parent's only child: merge the parent first */
-	if (sibling == InvalidBlockNumber && !merged_parent)
-	{
-		merged_parent = true;
-		if (merge_only_parent(index, blkno, parent, plowkey))
-			goto again;
-	}
-
-	if (pos >= 1)
-		deleted = delete_into_left(index, blkno, sibling, lowkey);
-	else if (sibling != InvalidBlockNumber)
-		deleted = delete_into_right(index, blkno, sibling, lowkey);
-	else
-		deleted = false;		/* the parent's only child */
-	if (lowkey)
-		pfree(lowkey);
-	if (plowkey)
-		pfree(plowkey);
+	pfree(lowkeys);
 	return deleted;
 }

@@ -328,14 +328,28 @@ bp_before_bound(const void *slot, void *arg)
 }
 
 /*
+ * Is the page not what a cached root must be: the leftmost live page of
+ * the cached root's level?  A former root is the leftmost page of its
+ * level until VACUUM deletes it; then it may be recycled as any page.
+ */
+static bool
+stale_cached_root(BpPageOpaque opaque, uint16 cached_level)
+{
+	return (opaque->flags & (BP_DELETED | BP_META | BP_HAS_LOW)) != 0 ||
+		opaque->level != cached_level;
+}
+
+/*
  * Read blkno and move right (Lehman-Yao) while go_right holds for the
  * page's high key.  Returns the buffer locked in lockmode, or
  * InvalidBuffer if the page is deleted (the link that led to it was
- * stale: the caller starts again from the root).
+ * stale: the caller starts again from the root), or if blkno is a cached
+ * root that is no longer a root nor a former one.
  */
 static Buffer
 read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
-				  void *arg, int lockmode, uint16 expected_level)
+				  void *arg, int lockmode, uint16 expected_level,
+				  bool cached_root)
 {
 	uint16		width = bp_get_state(index)->slot.width;
 
@@ -345,11 +359,13 @@ read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
 		Page		page = BufferGetPage(buf);
 		BpPageOpaque opaque = BpPageGetOpaque(page);
 
-		if (opaque->flags & BP_DELETED)
+		if ((opaque->flags & BP_DELETED) ||
+			(cached_root && stale_cached_root(opaque, expected_level)))
 		{
 			UnlockReleaseBuffer(buf);
 			return InvalidBuffer;
 		}
+		cached_root = false;
 		if ((opaque->flags & BP_META) || opaque->level != expected_level)
 			ereport(ERROR,
 					(errcode(ERRCODE_INDEX_CORRUPTED),
@@ -403,7 +419,8 @@ bp_gettreeheight(Relation index)
  * turns out to have split (Lehman-Yao makes any former root a correct
  * starting point, since it is the leftmost page of its level).  A descent
  * that reaches a deleted page (VACUUM unlinked it after the parent was
- * read) starts again from the root, rereading the metapage.
+ * read), or a cached root that VACUUM deleted and a split reused since,
+ * starts again from the root, rereading the metapage.
  */
 Buffer
 bp_descend_to_level(Relation index, BpGoRightFn go_right, void *arg,
@@ -413,11 +430,16 @@ bp_descend_to_level(Relation index, BpGoRightFn go_right, void *arg,
 	uint16		width = state->slot.width;
 	BlockNumber blkno;
 	uint16		level;
+	bool		from_cache;
 
 restart:
+	from_cache = true;
 	if (state->cached_root == InvalidBlockNumber ||
 		state->cached_root_level < target_level)
+	{
 		refresh_root(index, state);
+		from_cache = false;
+	}
 	blkno = state->cached_root;
 	level = state->cached_root_level;
 	if (level < target_level)
@@ -428,7 +450,7 @@ restart:
 		Buffer		buf = read_moving_right(index, blkno, go_right, arg,
 											level == target_level ?
 											lockmode : BUFFER_LOCK_SHARE,
-											level);
+											level, at_root && from_cache);
 		Page		page;
 
 		if (!BufferIsValid(buf))
