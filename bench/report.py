@@ -468,7 +468,45 @@ def history_table(rows, history, run):
     return L + [""]
 
 
-def markdown(rows, none_rates, run, pg, pngs, explanations=(), history=()):
+def pg18_section(bench_dir):
+    """A pointer to the PostgreSQL 18 run (RESULTS-pg18.md), with its main ratios."""
+    path = os.path.join(bench_dir, "results-pg18", "summary.json")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        ratios = {r["workload"]: r["ratio_bpindex_btree"] for r in json.load(f)}
+    wanted = [w for w in ratios if w.startswith(("build:", "find:"))]
+    L = ["## PostgreSQL 18", "",
+         "A run of the same benchmark on PostgreSQL 18 is in [RESULTS-pg18.md](RESULTS-pg18.md) "
+         "(`bash bench/run.sh --pg 18 --quick`, its files in `results-pg18/`). Its ratios "
+         "bpindex/btree for the builds and point lookups:", "",
+         "| workload | bpindex/btree |", "|---|---:|"]
+    L += [f"| {w} | {fmt_ratio(ratios[w])} |" for w in wanted]
+    return L + [""]
+
+
+def retention_section(bench_dir):
+    """The committed run of bench/retention.sh: its targets and its plot."""
+    path = os.path.join(bench_dir, "retention_results.txt")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        lines = [line.rstrip("\n") for line in f]
+    command = next((line[2:] for line in lines if line.startswith("# bash")), "")
+    when = next((line[len("# run: "):] for line in lines if line.startswith("# run: ")), "")
+    verdicts = [line for line in lines if line.startswith(("bpindex size:", "target"))]
+    L = ["## Retention", "",
+         f"`{command}` ({when}): ascending keys, each cycle deletes the oldest tenth, adds a tenth at "
+         "the top and runs VACUUM, bpindex and btree on the same data "
+         "([retention_results.txt](retention_results.txt), every cycle's sizes, buffers and "
+         "times).", ""]
+    L += [f"- {v}" for v in verdicts]
+    if os.path.exists(os.path.join(bench_dir, "retention.png")):
+        L += ["", "![index size and buffers per retention cycle](retention.png)"]
+    return L + [""]
+
+
+def markdown(rows, none_rates, run, pg, pngs, explanations=(), history=(), bench_dir="."):
     m = run["machine"]
     st = pg["settings"]
     L = ["# bpindex benchmark results", "",
@@ -539,6 +577,9 @@ def markdown(rows, none_rates, run, pg, pngs, explanations=(), history=()):
 
     L += targets_table(rows, explanations)
     L += history_table(rows, history, run)
+    L += retention_section(bench_dir)
+    if not pg["version"].startswith("PostgreSQL 18"):
+        L += pg18_section(bench_dir)
 
     L += ["## Method", "",
           "- **Data.** Keys are `hashint8extended(id, 1) >> 1` for id 1..N: uniform random int8 "
@@ -606,11 +647,11 @@ def main():
                         " ".join(f"{v:g}" for v in d["reps_btree"]),
                         " ".join(f"{v:g}" for v in d["reps_bpindex"])])
     pngs = plots(rows, run, results)
-    explanations = load_explanations(os.path.join(os.path.dirname(os.path.abspath(md)),
-                                                  "ANALYSIS.md"))
+    bench_dir = os.path.dirname(os.path.abspath(md))
+    explanations = load_explanations(os.path.join(bench_dir, "ANALYSIS.md"))
     history = load_history(results, run)
     with open(md, "w") as f:
-        f.write(markdown(rows, none_rates, run, pg, pngs, explanations, history))
+        f.write(markdown(rows, none_rates, run, pg, pngs, explanations, history, bench_dir))
     save_history(rows, results, run)
     print(f"report: wrote {md} and {len(pngs)} plots, summary.csv and summary.json in {results}")
 

@@ -42,14 +42,15 @@ OUT=$ROOT/bench/retention_results.txt
 opts=()
 for s in "${SETTINGS[@]}"; do opts+=(-o "$s"); done
 {
-	echo "# bash bench/retention.sh$([ "$PG_MAJOR" = 15 ] || echo " --pg $PG_MAJOR") $ROWS $CYCLES" \
-		"($(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)," \
-		"PostgreSQL $PG_MAJOR, $(nproc) cores)"
+	echo "# bash bench/retention.sh$([ "$PG_MAJOR" = 15 ] || echo " --pg $PG_MAJOR") $ROWS $CYCLES"
+	echo "# run: $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)," \
+		"PostgreSQL $PG_MAJOR, $(nproc) cores"
 	echo "# settings: ${SETTINGS[*]}"
 	echo "# buffers: shared hit + read of the query's first run; ms: best of five runs"
 } > "$OUT.new"
 set +e
 run_in_cluster "$WORKDIR" "${opts[@]}" -- bash bench/retention_run.sh "$ROWS" "$CYCLES" |
+	grep --line-buffered -v -e '^Creating new PostgreSQL cluster' -e '^Dropping cluster' |
 	tee -a "$OUT.new"
 status=${PIPESTATUS[0]}
 set -e
