@@ -207,33 +207,33 @@ read_checked(CheckState *state, BlockNumber blkno, uint16 level)
 }
 
 /*
- * Check child against a fresh copy of its parent, looking for it from
- * parent_blkno rightwards: since the first copy, a split may have added a
- * pivot next to the child or moved the child to a new right sibling of
- * its parent, and VACUUM may have deleted the child or one of its
- * neighbours (changing the child's fences).  A deleted child must be gone
- * from the parent.
+ * Look for child in fresh copies of the internal pages at level from
+ * blkno rightwards, passing deleted pages.  1 if found and its fences
+ * match the copy, 0 if found and they do not, -1 if not found.
+ * *passed_deleted tells whether a deleted page was passed.
  */
-static bool
-child_matches_fresh_parent(CheckState *state, BlockNumber parent_blkno,
-						   uint16 level, BlockNumber child)
+static int
+find_child_rightwards(CheckState *state, BlockNumber blkno, uint16 level,
+					  BlockNumber child, bool *passed_deleted)
 {
-	BlockNumber blkno = parent_blkno;
-	bool		deleted;
-	Buffer		childbuf = read_checked(state, child, level - 1);
-
-	deleted = bp_page_deleted(BufferGetPage(childbuf));
-	UnlockReleaseBuffer(childbuf);
-
 	for (BlockNumber hops = 0; hops <= state->nblocks; hops++)
 	{
 		Buffer		buf = read_checked(state, blkno, level);
-		BpPageOpaque opaque = BpPageGetOpaque(BufferGetPage(buf));
+		Page		page = BufferGetPage(buf);
+		BpPageOpaque opaque = BpPageGetOpaque(page);
 		BlockNumber next = opaque->rightlink;
 		bool		last = !(opaque->flags & BP_HAS_HIGH);
 		InternalCopy fresh;
 
-		copy_internal(state, blkno, BufferGetPage(buf), &fresh);
+		if (bp_page_deleted(page))
+		{
+			/* VACUUM merged it into a sibling: its content is gone */
+			UnlockReleaseBuffer(buf);
+			*passed_deleted = true;
+			blkno = next;
+			continue;
+		}
+		copy_internal(state, blkno, page, &fresh);
 		UnlockReleaseBuffer(buf);
 		for (int j = 0; j < fresh.nitems; j++)
 			if (fresh.children[j] == child)
@@ -243,13 +243,51 @@ child_matches_fresh_parent(CheckState *state, BlockNumber parent_blkno,
 					child_matches(state, &fresh, j, BufferGetPage(cbuf));
 
 				UnlockReleaseBuffer(cbuf);
-				return ok;
+				return ok ? 1 : 0;
 			}
 		if (last)
-			return deleted;
+			break;
 		blkno = next;
 	}
-	return deleted;
+	return -1;
+}
+
+/*
+ * Check child against a fresh copy of its parent, looking for it from
+ * parent_blkno rightwards: since the first copy, a split may have added a
+ * pivot next to the child or moved the child to a new right sibling of
+ * its parent, and VACUUM may have deleted the child or one of its
+ * neighbours (changing the child's fences).  If VACUUM deleted the parent
+ * itself, merging it into its left sibling with the child, the search
+ * starts again from the leftmost page of the level.  A deleted child must
+ * be gone from the parent.
+ */
+static bool
+child_matches_fresh_parent(CheckState *state, BlockNumber parent_blkno,
+						   uint16 level, BlockNumber child)
+{
+	bool		deleted;
+	bool		passed_deleted = false;
+	Buffer		childbuf = read_checked(state, child, level - 1);
+	int			found;
+
+	deleted = bp_page_deleted(BufferGetPage(childbuf));
+	UnlockReleaseBuffer(childbuf);
+
+	found = find_child_rightwards(state, parent_blkno, level, child,
+								  &passed_deleted);
+	if (found < 0 && passed_deleted)
+	{
+		Buffer		leftmost = bp_descend_to_level(state->index, bp_never_right,
+												   NULL, BUFFER_LOCK_SHARE,
+												   level);
+		BlockNumber blkno = BufferGetBlockNumber(leftmost);
+
+		UnlockReleaseBuffer(leftmost);
+		found = find_child_rightwards(state, blkno, level, child,
+									  &passed_deleted);
+	}
+	return found < 0 ? deleted : found == 1;
 }
 
 /* Check the children of one internal page against it. */

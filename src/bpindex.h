@@ -479,6 +479,7 @@ extern Relation bp_open_index(Oid indexoid, LOCKMODE lockmode);
 /* bpsearch.c */
 extern bool bp_pivot_at_or_before(const void *slot, void *arg);
 extern bool bp_before_bound(const void *slot, void *arg);
+extern bool bp_never_right(const void *slot, void *arg);
 extern void bp_prepare_keys(Relation index, ScanKey scankey, int nkeys,
 							BpScanKeys *out);
 extern BpKeyResult bp_test_keys(const BpScanKeys *keys, const char *slot);

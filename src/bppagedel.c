@@ -56,13 +56,6 @@
 /* Moves right on the leaf level while looking for L's left neighbour. */
 #define BP_MAX_NEIGHBOUR_HOPS	64
 
-/* go_right that never moves right: descends to the leftmost page. */
-static bool
-never_right(const void *slot, void *arg)
-{
-	return false;
-}
-
 /* Is the page an empty leaf that may be deleted? */
 static bool
 leaf_deletable(Page page, uint16 width)
@@ -110,7 +103,7 @@ find_parent_at(Relation index, BlockNumber blkno, const char *lowkey,
 	BlockNumber *children;
 	int			n;
 
-	pbuf = bp_descend_to_level(index, lowkey ? bp_pivot_at_or_before : never_right,
+	pbuf = bp_descend_to_level(index, lowkey ? bp_pivot_at_or_before : bp_never_right,
 							   &bound, lockmode, level);
 	page = BufferGetPage(pbuf);
 	children = bp_internal_children(page, width);

@@ -327,6 +327,16 @@ bp_before_bound(const void *slot, void *arg)
 	return bp_compare_slots(slot, bound->key, (void *) bound->desc) < 0;
 }
 
+/* Restarts of one descent before its stale links count as corruption. */
+#define BP_MAX_DESCENT_RESTARTS	100
+
+/* A go_right that never moves right: descends to the leftmost page. */
+bool
+bp_never_right(const void *slot, void *arg)
+{
+	return false;
+}
+
 /*
  * Is the page not what a cached root must be: the leftmost live page of
  * the cached root's level?  A former root is the leftmost page of its
@@ -342,14 +352,18 @@ stale_cached_root(BpPageOpaque opaque, uint16 cached_level)
 /*
  * Read blkno and move right (Lehman-Yao) while go_right holds for the
  * page's high key.  Returns the buffer locked in lockmode, or
- * InvalidBuffer if the page is deleted (the link that led to it was
- * stale: the caller starts again from the root), or if blkno is a cached
- * root that is no longer a root nor a former one.
+ * InvalidBuffer, with the reason in *stale, if the link that led to the
+ * page was stale and the caller must start again from the root: the page
+ * is deleted, or at another level, or its low key lies beyond the target
+ * (it was deleted and reused since the link was read: a standby replays
+ * a deletion and a reuse under readers that the primary's horizon does
+ * not know of), or blkno is a cached root that is no longer a root nor a
+ * former one.
  */
 static Buffer
 read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
 				  void *arg, int lockmode, uint16 expected_level,
-				  bool cached_root)
+				  bool cached_root, const char **stale)
 {
 	uint16		width = bp_get_state(index)->slot.width;
 
@@ -359,20 +373,22 @@ read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
 		Page		page = BufferGetPage(buf);
 		BpPageOpaque opaque = BpPageGetOpaque(page);
 
-		if ((opaque->flags & BP_DELETED) ||
-			(cached_root && stale_cached_root(opaque, expected_level)))
+		*stale = NULL;
+		if (opaque->flags & BP_DELETED)
+			*stale = "The page is deleted.";
+		else if (cached_root && stale_cached_root(opaque, expected_level))
+			*stale = "The cached root is no longer the leftmost page of its level.";
+		else if ((opaque->flags & BP_META) || opaque->level != expected_level)
+			*stale = "The page is not at the level its link leads to.";
+		else if ((opaque->flags & BP_HAS_LOW) &&
+				 !go_right(bp_page_lowkey(page), arg))
+			*stale = "The page's low key lies beyond the key its link leads to.";
+		if (*stale)
 		{
 			UnlockReleaseBuffer(buf);
 			return InvalidBuffer;
 		}
 		cached_root = false;
-		if ((opaque->flags & BP_META) || opaque->level != expected_level)
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("index \"%s\" contains corrupted page at block %u",
-							RelationGetRelationName(index), blkno),
-					 errdetail_internal("Expected a page at level %u, found level %u.",
-										expected_level, opaque->level)));
 		if (!(opaque->flags & BP_HAS_HIGH) ||
 			!go_right(bp_page_highkey(page, width), arg))
 			return buf;
@@ -419,8 +435,9 @@ bp_gettreeheight(Relation index)
  * turns out to have split (Lehman-Yao makes any former root a correct
  * starting point, since it is the leftmost page of its level).  A descent
  * that reaches a deleted page (VACUUM unlinked it after the parent was
- * read), or a cached root that VACUUM deleted and a split reused since,
- * starts again from the root, rereading the metapage.
+ * read), or any page its link no longer leads to (read_moving_right),
+ * starts again from the root, rereading the metapage; one that keeps
+ * finding such pages reports the index as corrupted.
  */
 Buffer
 bp_descend_to_level(Relation index, BpGoRightFn go_right, void *arg,
@@ -431,6 +448,7 @@ bp_descend_to_level(Relation index, BpGoRightFn go_right, void *arg,
 	BlockNumber blkno;
 	uint16		level;
 	bool		from_cache;
+	int			restarts = 0;
 
 restart:
 	from_cache = true;
@@ -447,14 +465,23 @@ restart:
 			 RelationGetRelationName(index), target_level);
 	for (bool at_root = true;; at_root = false)
 	{
+		const char *stale;
 		Buffer		buf = read_moving_right(index, blkno, go_right, arg,
 											level == target_level ?
 											lockmode : BUFFER_LOCK_SHARE,
-											level, at_root && from_cache);
+											level, at_root && from_cache,
+											&stale);
 		Page		page;
 
 		if (!BufferIsValid(buf))
 		{
+			/* concurrent deletions explain a few; a corrupted link, more */
+			if (++restarts > BP_MAX_DESCENT_RESTARTS)
+				ereport(ERROR,
+						(errcode(ERRCODE_INDEX_CORRUPTED),
+						 errmsg("index \"%s\" contains corrupted page at block %u",
+								RelationGetRelationName(index), blkno),
+						 errdetail_internal("%s", stale)));
 			CHECK_FOR_INTERRUPTS();
 			state->cached_root = InvalidBlockNumber;
 			goto restart;

@@ -341,6 +341,30 @@ sub counts_by_path
 		'bad_rightlink: bpindex_check finds the broken chain of leaves');
 }
 
+# A downlink of the root leads to the page of the next child, whose range
+# lies beyond the keys the link is for (as when a standby's reader holds a
+# link to a page that replay deletes and a split reuses): a descent starts
+# again from the root, and one that keeps landing there reports the page
+# instead of returning too few rows.
+{
+	my $name = fresh_index('bad_downlink');
+	my $l = layout($name);
+	my $page = read_block($name, $l->{root});
+	my $children = $l->{nitems} + 8;
+	my $second = unpack('V', substr($page, $children + 4, 4));
+	my $next = unpack('V', substr($page, $children + 8, 4));
+	my $key = $node->safe_psql('postgres',
+		"SELECT key::int8 + 2 FROM bpindex_page_items('$name', $second) WHERE region = 'low key'");
+	substr($page, $children + 4, 4) = pack('V', $next);
+	write_block($name, $l->{root}, $page);
+	my ($rc, $out, $err) = $node->psql('postgres',
+		"SET enable_seqscan = off; SET enable_bitmapscan = off; "
+		  . "SELECT count(*) FROM ${name}_t WHERE k = $key");
+	like($err,
+		qr/index "bad_downlink" contains corrupted page at block $next\n.*low key lies beyond the key its link leads to/,
+		'bad_downlink: a descent that keeps landing beyond its key reports the page');
+}
+
 # An entry of a block is also in the log: scans return its row twice.
 {
 	my $name = fresh_index('bad_duplicate');

@@ -218,9 +218,9 @@ cmp_ok(index_stat($primary, 'grow_t_bp', 'deleted_pages'), '>', 100,
 cmp_ok(index_stat($primary, 'wide_t_bp', 'deleted_pages'), '>', 100,
 	'VACUUM deleted leaves of wide_t_bp');
 check_grown('after VACUUM deleted leaves');
-# recyclable once no snapshot anywhere (the standby's queries, reported
-# back to the primary, included) is older than the deletions: retry for a
-# while, each time after a new transaction id
+# recyclable once no snapshot on the primary (and on the standby, when
+# hot_standby_feedback reports its queries) is older than the deletions:
+# retry for a while, each time after a new transaction id
 my $recyclable = 0;
 for (my $try = 0; $try < 120 && $recyclable <= 100; $try++)
 {
