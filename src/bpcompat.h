@@ -70,44 +70,27 @@ typedef int16 BpOrderingKind;
  * ordered index, mergejoinable equality and the endpoints of a column
  * through CompareType, treats bpindex's operator families as btree's.
  */
+StaticAssertDecl(COMPARE_LT == BTLessStrategyNumber &&
+				 COMPARE_LE == BTLessEqualStrategyNumber &&
+				 COMPARE_EQ == BTEqualStrategyNumber &&
+				 COMPARE_GE == BTGreaterEqualStrategyNumber &&
+				 COMPARE_GT == BTGreaterStrategyNumber,
+				 "CompareType numbers its comparisons as btree's strategies");
+
 static inline CompareType
 bp_translate_strategy(StrategyNumber strategy, Oid opfamily)
 {
-	switch (strategy)
-	{
-		case BTLessStrategyNumber:
-			return COMPARE_LT;
-		case BTLessEqualStrategyNumber:
-			return COMPARE_LE;
-		case BTEqualStrategyNumber:
-			return COMPARE_EQ;
-		case BTGreaterEqualStrategyNumber:
-			return COMPARE_GE;
-		case BTGreaterStrategyNumber:
-			return COMPARE_GT;
-		default:
-			return COMPARE_INVALID;
-	}
+	if (strategy < BTLessStrategyNumber || strategy > BTGreaterStrategyNumber)
+		return COMPARE_INVALID;
+	return (CompareType) strategy;
 }
 
 static inline StrategyNumber
 bp_translate_cmptype(CompareType cmptype, Oid opfamily)
 {
-	switch (cmptype)
-	{
-		case COMPARE_LT:
-			return BTLessStrategyNumber;
-		case COMPARE_LE:
-			return BTLessEqualStrategyNumber;
-		case COMPARE_EQ:
-			return BTEqualStrategyNumber;
-		case COMPARE_GE:
-			return BTGreaterEqualStrategyNumber;
-		case COMPARE_GT:
-			return BTGreaterStrategyNumber;
-		default:
-			return InvalidStrategy;
-	}
+	if (cmptype < COMPARE_LT || cmptype > COMPARE_GT)
+		return InvalidStrategy;
+	return (StrategyNumber) cmptype;
 }
 #endif
 

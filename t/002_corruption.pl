@@ -160,9 +160,10 @@ sub counters
 	return \%c;
 }
 
-# The int8 key of the slot at $offset (the key follows TID and null bits).
-sub get_key { my ($page, $offset) = @_; return unpack('q<', substr($page, $offset + 8, 8)); }
-sub set_key { my ($page, $offset, $key) = @_; substr($$page, $offset + 8, 8) = pack('q<', $key); }
+# The int8 key of the slot at $offset: it follows the 6-byte heap TID
+# (whose offset number holds the null bit), unaligned (src/README.md).
+sub get_key { my ($page, $offset) = @_; return unpack('q<', substr($page, $offset + 6, 8)); }
+sub set_key { my ($page, $offset, $key) = @_; substr($$page, $offset + 6, 8) = pack('q<', $key); }
 sub rightlink { my ($page) = @_; return unpack('V', substr($page, $special + 4, 4)); }
 
 # One page of an index, as on disk after a checkpoint.
@@ -353,8 +354,7 @@ sub counts_by_path
 	my $children = $l->{nitems} + 8;
 	my $second = unpack('V', substr($page, $children + 4, 4));
 	my $next = unpack('V', substr($page, $children + 8, 4));
-	my $key = $node->safe_psql('postgres',
-		"SELECT key::int8 + 2 FROM bpindex_page_items('$name', $second) WHERE region = 'low key'");
+	my $key = get_key(read_block($name, $second), $l->{lowkey}) + 2;
 	substr($page, $children + 4, 4) = pack('V', $next);
 	write_block($name, $l->{root}, $page);
 	my ($rc, $out, $err) = $node->psql('postgres',
