@@ -9,11 +9,13 @@ OBJS = \
 	src/bpa.o \
 	src/bpbuild.o \
 	src/bpcheck.o \
+	src/bpcodec.o \
 	src/bpcost.o \
 	src/bphypo.o \
 	src/bpindex.o \
 	src/bpinsert.o \
 	src/bpinspect.o \
+	src/bpleaf.o \
 	src/bpoptions.o \
 	src/bppagedel.o \
 	src/bpscan.o \
@@ -23,7 +25,7 @@ OBJS = \
 	src/bpvalidate.o \
 	src/bpxlog.o
 
-HEADERS = src/bpa.h src/bpcompat.h src/bpindex.h
+HEADERS = src/bpa.h src/bpcodec.h src/bpcompat.h src/bpindex.h
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=bpindex
@@ -61,7 +63,7 @@ endif
 endif
 endif
 
-$(OBJS): src/bpa.h src/bpcompat.h src/bpindex.h
+$(OBJS): src/bpa.h src/bpcodec.h src/bpcompat.h src/bpindex.h
 
 # The tree builds for PostgreSQL 15 and 18: when PG_CONFIG names another
 # version than the last build's (recorded in .pg-build), that build's objects

@@ -12,9 +12,10 @@
  * outgrow maintenance_work_mem, and for every other index, a heap
  * tuplesort over (key columns, heap TID) sorts them, using the btree
  * ordering operators of the key columns' operator families, which agree
- * with support function 1.  Leaves receive
- * bpa_fill_target() entries each, spread evenly over their blocks so that
- * every block keeps free slots.  Blocks are allocated in order: block 0
+ * with support function 1.  Each leaf receives entries until it reaches
+ * the fill target (bpa_fill_target) of the layout its own codec gives it
+ * (bpleaf.c), spread evenly over its blocks so that every block keeps
+ * free slots.  Blocks are allocated in order: block 0
  * is the metapage, then the leaves, then each upper level.
  *
  *-------------------------------------------------------------------------
@@ -83,8 +84,8 @@ typedef struct BpBuildState
 {
 	Relation	index;
 	BpSlotDesc	desc;
-	BpaLayout	layout;
-	int			leaf_target;	/* entries per leaf */
+	BpaLayout	layout;			/* of a plain leaf, for the metapage */
+	BpOptions	options;
 	int			internal_capacity;
 	int			fillfactor;
 
@@ -99,6 +100,7 @@ typedef struct BpBuildState
 
 	char	   *leaf_items;		/* entries of the leaf being filled */
 	int			nleaf;
+	BpLeafPlanner planner;		/* plans the leaf from its entries */
 	bool		have_lowkey;
 	char	   *lowkey;			/* low key of the leaf being filled */
 	BlockNumber next_blkno;		/* block the next page will get */
@@ -120,7 +122,8 @@ choose_layout(Relation index, BpSlotDesc *desc, BpaLayout *layout,
 
 	bp_check_columns(index);
 	bp_init_slot_desc(index, desc);
-	bp_layout_for_options(&opts, desc->width, RelationGetRelationName(index),
+	bp_layout_for_options(&opts, desc->natts, desc->width,
+						  RelationGetRelationName(index),
 						  layout);
 	*internal_capacity = bp_internal_capacity(desc->width);
 }
@@ -188,19 +191,20 @@ write_page(BpBuildState *state)
 }
 
 /*
- * Write the leaf being filled.  highkey is the first entry of the next
- * leaf, or NULL for the rightmost leaf.
+ * Write the first n entries of the leaf being filled, as planned, and keep
+ * the rest as the start of the next leaf.  highkey is the first entry of
+ * the next leaf, or NULL for the rightmost leaf.
  */
 static void
-flush_leaf(BpBuildState *state, const char *highkey)
+flush_leaf(BpBuildState *state, int n, const char *highkey,
+		   const BpLeafPlan *plan)
 {
 	uint16		width = state->desc.width;
 	Page		page = state->page.data;
 	BlockNumber blkno;
 
-	bp_fill_leaf(page, &state->desc, &state->layout, state->leaf_items,
-			  state->nleaf, state->have_lowkey ? state->lowkey : NULL, highkey,
-				 false);
+	bp_leaf_fill(page, &state->desc, plan, state->leaf_items, n,
+				 state->have_lowkey ? state->lowkey : NULL, highkey, false);
 	if (highkey)
 		BpPageGetOpaque(page)->rightlink = state->next_blkno + 1;
 	blkno = write_page(state);
@@ -209,18 +213,57 @@ flush_leaf(BpBuildState *state, const char *highkey)
 	if (highkey)
 		memcpy(state->lowkey, highkey, width);
 	state->have_lowkey = true;
-	state->nleaf = 0;
+	state->nleaf -= n;
+	memmove(state->leaf_items, state->leaf_items + (Size) n * width,
+			(Size) state->nleaf * width);
+	bp_leaf_planner_start(&state->planner, &state->desc, &state->options);
+	for (int k = 0; k < state->nleaf; k++)
+		bp_leaf_planner_add(&state->planner, state->leaf_items + (Size) k * width);
+}
+
+/*
+ * Write the leaf being filled if it has reached its fill target with slot
+ * as its high key.  If slot makes its codec so wide that its entries no
+ * longer fit, the leaf ends one entry earlier: that entry fitted as the
+ * high key when it was added.
+ */
+static void
+flush_full_leaf(BpBuildState *state, const char *slot)
+{
+	uint16		width = state->desc.width;
+
+	while (state->nleaf > 0)
+	{
+		BpLeafPlan	plan;
+		int			capacity = bp_leaf_planner_plan(&state->planner,
+													state->have_lowkey ? state->lowkey : NULL,
+													slot, NULL, NULL, 0, &plan);
+
+		if (state->nleaf < bpa_fill_target(&plan.layout, state->fillfactor))
+			return;
+		if (state->nleaf <= capacity)
+		{
+			flush_leaf(state, state->nleaf, slot, &plan);
+			return;
+		}
+		bp_leaf_plan(&state->desc, &state->options, state->leaf_items,
+					 state->nleaf - 1, state->have_lowkey ? state->lowkey : NULL,
+					 state->leaf_items + (Size) (state->nleaf - 1) * width,
+					 NULL, &plan);
+		flush_leaf(state, state->nleaf - 1,
+				   state->leaf_items + (Size) (state->nleaf - 1) * width, &plan);
+	}
 }
 
 /* Add the next entry, in sorted order, to the leaf level. */
 static void
 add_sorted_entry(BpBuildState *state, const char *slot)
 {
-	if (state->nleaf == state->leaf_target)
-		flush_leaf(state, slot);
+	flush_full_leaf(state, slot);
 	memcpy(state->leaf_items + (Size) state->nleaf * state->desc.width, slot,
 		   state->desc.width);
 	state->nleaf++;
+	bp_leaf_planner_add(&state->planner, slot);
 }
 
 /*
@@ -510,6 +553,32 @@ next_sorted_entry(BpBuildState *state, int64 done, char *entry)
 	return true;
 }
 
+/* Write the rightmost leaf (in two if its entries do not fit one). */
+static void
+flush_last_leaf(BpBuildState *state)
+{
+	uint16		width = state->desc.width;
+
+	for (;;)
+	{
+		BpLeafPlan	plan;
+		int			capacity = bp_leaf_planner_plan(&state->planner,
+													state->have_lowkey ? state->lowkey : NULL,
+													NULL, NULL, NULL, 0, &plan);
+		int			n = state->nleaf / 2;
+
+		if (state->nleaf <= capacity)
+		{
+			flush_leaf(state, state->nleaf, NULL, &plan);
+			return;
+		}
+		bp_leaf_plan(&state->desc, &state->options, state->leaf_items, n,
+					 state->have_lowkey ? state->lowkey : NULL,
+					 state->leaf_items + (Size) n * width, NULL, &plan);
+		flush_leaf(state, n, state->leaf_items + (Size) n * width, &plan);
+	}
+}
+
 /* Read the sorted entries back and fill the leaves. */
 static void
 load_leaves(BpBuildState *state)
@@ -517,8 +586,9 @@ load_leaves(BpBuildState *state)
 	char	   *entry = palloc(state->desc.width);
 	int64		done = 0;
 
-	state->leaf_items = palloc((Size) state->leaf_target * state->desc.width);
+	state->leaf_items = palloc((Size) (BLCKSZ / 2 + 1) * state->desc.width);
 	state->lowkey = palloc0(state->desc.width);
+	bp_leaf_planner_start(&state->planner, &state->desc, &state->options);
 	while (next_sorted_entry(state, done, entry))
 	{
 		add_sorted_entry(state, entry);
@@ -526,7 +596,7 @@ load_leaves(BpBuildState *state)
 			pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, done);
 		CHECK_FOR_INTERRUPTS();
 	}
-	flush_leaf(state, NULL);
+	flush_last_leaf(state);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, done);
 	pfree(entry);
 }
@@ -566,9 +636,9 @@ bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
 			 RelationGetRelationName(index));
 
 	state.index = index;
-	state.fillfactor = bp_index_options(index).fillfactor;
+	state.options = bp_index_options(index);
+	state.fillfactor = state.options.fillfactor;
 	choose_layout(index, &state.desc, &state.layout, &state.internal_capacity);
-	state.leaf_target = bpa_fill_target(&state.layout, state.fillfactor);
 
 	/* block 0 stays a placeholder until the tree is complete */
 	bp_init_page(state.page.data, BP_META, 0);
@@ -627,14 +697,17 @@ bp_buildempty(Relation index)
 {
 	BpSlotDesc	desc;
 	BpaLayout	layout;
+	BpOptions	options = bp_index_options(index);
+	BpLeafPlan	plan;
 	int			internal_capacity;
 	PGAlignedBlock page;
 
 	choose_layout(index, &desc, &layout, &internal_capacity);
 	fill_metapage(page.data, &desc, &layout, internal_capacity,
-				  bp_index_options(index).fillfactor, 1, 0);
+				  options.fillfactor, 1, 0);
 	write_init_page(index, BP_METAPAGE_BLKNO, page.data);
-	bp_fill_leaf(page.data, &desc, &layout, NULL, 0, NULL, NULL, false);
+	bp_leaf_plan(&desc, &options, NULL, 0, NULL, NULL, NULL, &plan);
+	bp_leaf_fill(page.data, &desc, &plan, NULL, 0, NULL, NULL, false);
 	write_init_page(index, 1, page.data);
 	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
 }

@@ -48,10 +48,10 @@ typedef struct CheckState
 	 * stays while the index is open.
 	 */
 	BpSlotDesc	slot;
-	Size		leaf_region_size;
-	char	   *scratch;		/* bpa_scratch_size bytes */
+	BpLeafWork	work;
 	uint16		width;
-	char	   *items;			/* a leaf's entries, sorted */
+	char	   *items;			/* a leaf's entries, sorted (BLCKSZ / 2
+								 * slots) */
 	bloom_filter *entries;		/* every index entry, for heapallindexed */
 	int64		nentries;
 	BlockNumber nblocks;		/* relation size, refreshed as it grows */
@@ -93,18 +93,16 @@ static void
 check_leaf(CheckState *state, BlockNumber blkno, Page page)
 {
 	uint16		flags = BpPageGetOpaque(page)->flags;
-	const char *region = bp_leaf_region(page, state->width);
-	const char *problem = bpa_check(region, state->leaf_region_size,
-									bp_compare_slots, &state->slot);
+	BpLeaf		leaf;
+	const char *problem;
 	int			n;
 
-	if (problem == NULL)
-		problem = bp_leaf_check_dead_marks(page, state->width);
+	bp_leaf_open(&leaf, page, &state->slot);
+	problem = bp_leaf_check(&leaf, &state->work);
 	if (problem)
 		report_violation(state, blkno, "The leaf's buffered partitioned array is invalid: %s.",
 						 problem);
-	n = bpa_sorted(region, bp_compare_slots, &state->slot, NULL, NULL,
-				   state->items, state->scratch);
+	n = bp_leaf_sorted(&leaf, NULL, NULL, false, state->items, &state->work);
 	if (n > 0 && (flags & BP_HAS_LOW) &&
 		compare_entries(state, state->items, bp_page_lowkey(page)) < 0)
 		report_violation(state, blkno, "%s", "A leaf entry lies below the leaf's low key.");
@@ -492,23 +490,20 @@ bpindex_check(PG_FUNCTION_ARGS)
 	CheckState	state = {0};
 	BpIndexState *bp;
 	BpMetaPageData meta;
-	const BpaLayout *layout;
 	BlockNumber blkno;
 
 	open_relations(&state, PG_GETARG_OID(0));
 	bp = bp_get_state(state.index);
 	state.slot = bp->slot;
-	state.leaf_region_size = bp->leaf_region_size;
 	state.width = state.slot.width;
 	state.nblocks = RelationGetNumberOfBlocks(state.index);
-	layout = &bp->meta.leaf_layout;
-	state.scratch = palloc(bpa_scratch_size(layout));
-	state.items = palloc((Size) (layout->log_size +
-								 layout->num_blocks * layout->block_size) * state.width);
+	bp_leaf_work_init(&state.work, &state.slot);
+	/* a leaf holds fewer entries than half its bytes: each takes 2 or more */
+	state.items = palloc((Size) (BLCKSZ / 2) * state.width);
 	if (PG_GETARG_BOOL(1))
 	{
 		state.snapshot = RegisterSnapshot(GetTransactionSnapshot());
-		state.entries = bloom_create((int64) state.nblocks * bpa_block_capacity(layout),
+		state.entries = bloom_create((int64) state.nblocks * (BLCKSZ / 4),
 									 maintenance_work_mem, 0x42504958);
 	}
 

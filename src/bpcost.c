@@ -28,7 +28,7 @@
 static int
 estimate_tree_height(IndexOptInfo *index)
 {
-	BpOptions	defaults = {0, BP_DEFAULT_FILLFACTOR, 0, 0};
+	BpOptions	defaults = {0, BP_DEFAULT_FILLFACTOR, 0, 0, true};
 	int16		lengths[INDEX_MAX_KEYS];
 	char		aligns[INDEX_MAX_KEYS];
 	bool		byvals[INDEX_MAX_KEYS];
@@ -44,7 +44,7 @@ estimate_tree_height(IndexOptInfo *index)
 			return 0;
 	}
 	width = bp_slot_layout(index->nkeycolumns, lengths, byvals, aligns, NULL);
-	if (!bp_choose_leaf_layout(&defaults, width, &layout))
+	if (!bp_choose_plain_layout(&defaults, index->nkeycolumns, width, &layout))
 		return 0;
 	bp_estimate_pages(index->tuples, width, &layout, BP_DEFAULT_FILLFACTOR, &levels);
 	return levels - 1;

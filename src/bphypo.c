@@ -344,8 +344,8 @@ make_hypo(IndexStmt *stmt, const char *sql)
 									  NULL);
 	hypo->predicate = index_predicate(stmt->whereClause);
 	hypo->name = hypo_name(hypo, stmt, heap);
-	bp_layout_for_options(opts ? opts : &(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0},
-						  hypo->slot_width, hypo->name, &hypo->layout);
+	bp_layout_for_options(opts ? opts : &(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0, true},
+						  hypo->natts, hypo->slot_width, hypo->name, &hypo->layout);
 	table_close(heap, AccessShareLock);
 	return hypo;
 }

@@ -26,11 +26,12 @@
 #include "utils/relcache.h"
 
 #include "bpa.h"
+#include "bpcodec.h"
 
 /* Identification of bpindex pages and the metapage. */
 #define BP_PAGE_ID			0xB7F1
 #define BP_META_MAGIC		0x42504958	/* "BPIX" */
-#define BP_VERSION			3
+#define BP_VERSION			4
 #define BP_METAPAGE_BLKNO	0
 
 /* Page kinds and flags, in BpPageOpaqueData.flags. */
@@ -115,6 +116,7 @@ typedef struct BpOptions
 	int			fillfactor;		/* leaf fill at build, in percent */
 	int			log_size;		/* slots in each leaf's log, 0 = default */
 	int			block_size;		/* slots per BPA block, 0 = default */
+	bool		packed_leaves;	/* leaves may pack their entries */
 } BpOptions;
 
 /* How one key column compares: inline for common types, else by fmgr. */
@@ -167,6 +169,9 @@ typedef struct BpSlotDesc
 	bool		itup_direct;	/* every column has a fixed length */
 	uint16		itup_size;		/* bytes of such a tuple */
 	uint16		itup_att_offset[INDEX_MAX_KEYS];	/* column offsets in it */
+	/* how leaves may pack entries (bpleaf.c) */
+	bool		packable;		/* every column has an image */
+	BpcColumns	columns;
 } BpSlotDesc;
 
 /* Is column att of slot NULL? */
@@ -285,24 +290,75 @@ bp_compare_inline(BpCompareKind kind, const char *value, Datum argument,
 	return 0;
 }
 
-/* Everything a backend keeps about an open index (in rd_amcache). */
-typedef struct BpIndexState
-{
-	BpSlotDesc	slot;
-	BpMetaPageData meta;		/* copy of the metapage (layout only) */
-	Size		leaf_region_size;	/* bytes of a leaf's BPA region */
-	BlockNumber cached_leaf;	/* leaf of this backend's last insert */
-	BlockNumber cached_root;	/* root as last read from the metapage */
-	uint16		cached_root_level;
-	char	   *scratch;		/* bpa_scratch_size bytes for inserts */
-} BpIndexState;
-
 /* A slot to steer to, with the description to compare it by. */
 typedef struct BpSlotBound
 {
 	const BpSlotDesc *desc;
 	const char *key;
 } BpSlotBound;
+
+/* Encodings of a leaf's entries (bpleaf.c). */
+#define BP_LEAF_PLAIN		0	/* logical slots */
+#define BP_LEAF_PACKED		1	/* encoded by the leaf's codec */
+
+/* Scratch bytes a leaf's BPA operations may need (bpa_scratch_size). */
+#define BP_LEAF_SCRATCH_SIZE	(4 * BLCKSZ)
+
+/* A leaf page opened for reading and writing its entries (bpleaf.c). */
+typedef struct BpLeaf
+{
+	Page		page;
+	const BpSlotDesc *desc;
+	char	   *region;			/* its BPA */
+	bool		packed;
+	BpCodec		codec;			/* if packed */
+	uint16		width;			/* bytes of a stored entry */
+	BpaCompareFn compare;		/* order of stored entries */
+	void	   *compare_arg;
+} BpLeaf;
+
+/* How a leaf is to store its entries: encoding, codec, BPA layout. */
+typedef struct BpLeafPlan
+{
+	bool		packed;
+	BpCodec		codec;
+	BpaLayout	layout;
+} BpLeafPlan;
+
+/* A leaf being planned entry by entry (the build). */
+typedef struct BpLeafPlanner
+{
+	const BpSlotDesc *desc;
+	const BpOptions *opts;
+	bool		packable;		/* every entry so far has an image */
+	BpcRange	range;
+	uint16		layout_width;	/* width of the cached layout, 0: none */
+	BpaLayout	layout;
+} BpLeafPlanner;
+
+/* Buffers for reading leaves. */
+typedef struct BpLeafWork
+{
+	char	   *scratch;		/* BP_LEAF_SCRATCH_SIZE bytes */
+	char	   *stored;			/* BLCKSZ bytes: stored entries */
+	char	   *slot;			/* one logical slot */
+} BpLeafWork;
+
+/* Everything a backend keeps about an open index (in rd_amcache). */
+typedef struct BpIndexState
+{
+	BpSlotDesc	slot;
+	BpMetaPageData meta;		/* copy of the metapage (layout only) */
+	BpOptions	options;		/* the index's reloptions */
+	BlockNumber cached_leaf;	/* leaf of this backend's last insert */
+	BlockNumber cached_root;	/* root as last read from the metapage */
+	uint16		cached_root_level;
+	BpLeafWork	work;			/* buffers for inserts */
+} BpIndexState;
+
+/* Visit of one slot of a leaf by bp_leaf_walk. */
+typedef void (*BpLeafWalkFn) (const char *section, int block,
+							  const char *slot, void *arg);
 
 /* Monotone predicate over slots used to steer a descent. */
 typedef bool (*BpGoRightFn) (const void *slot, void *arg);
@@ -376,6 +432,7 @@ typedef struct BpScanPos
 	BlockNumber rightlink;
 	uint16		flags;			/* the leaf's BP_HAS_LOW / BP_HAS_HIGH */
 	int			nitems;
+	int			capacity;		/* slots items has room for */
 	int			lo;				/* items [lo, hi) are not outside the range */
 	int			hi;
 	int			cur;			/* item last returned; lo - 1 or hi at ends */
@@ -396,20 +453,17 @@ typedef struct BpScanOpaqueData
 	 * FETCHes from a cursor.
 	 */
 	BpSlotDesc	slot;
-	BpaLayout	layout;
-	Size		region_size;
 	BpScanKeys	keys;			/* keys.slot points to slot */
 	BpScanPos	pos;
 	BpScanPos	mark;
-	char	   *scratch;		/* bpa_scratch_size bytes */
+	BpLeafWork	work;
 	char	   *bound;			/* one slot: a leaf's fence while stepping */
-	char	   *region_copy;	/* a leaf's region with its dead marks
-								 * applied (region_size bytes) */
 	bool		point;			/* equality on the first column: copy only
 								 * the range of each leaf, then sort it */
 	IndexTuple	itup;			/* itup_size bytes, for index-only scans */
 	int		   *killed;			/* items of pos whose heap tuples are dead */
 	int			nkilled;
+	int			killed_capacity;
 	MemoryContext tuple_cxt;	/* index tuples with NULLs */
 } BpScanOpaqueData;
 
@@ -422,8 +476,9 @@ extern char *bp_phasename(int64 phasenum);
 extern void bp_options_init(void);
 extern bytea *bp_options(Datum reloptions, bool validate);
 extern BpOptions bp_index_options(Relation index);
-extern void bp_layout_for_options(const BpOptions *opts, uint16 width,
-								  const char *index_name, BpaLayout *layout);
+extern void bp_layout_for_options(const BpOptions *opts, int natts,
+								  uint16 width, const char *index_name,
+								  BpaLayout *layout);
 
 /* bputils.c */
 extern BpIndexState *bp_get_state(Relation index);
@@ -434,10 +489,10 @@ extern void bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values,
 extern void bp_slot_deform(const BpSlotDesc *desc, const char *slot,
 						   Datum *values, bool *isnull);
 extern Size bp_page_content_size(void);
-extern Size bp_leaf_region_size(uint16 width);
+extern Size bp_fences_size(uint16 width);
 extern int	bp_internal_capacity(uint16 width);
 extern bool bp_choose_leaf_layout(const BpOptions *opts, uint16 width,
-								  BpaLayout *layout);
+								  Size region_room, BpaLayout *layout);
 extern BlockNumber bp_estimate_pages(double ntuples, uint16 width,
 									 const BpaLayout *layout, int fillfactor,
 									 int *levels);
@@ -445,9 +500,6 @@ extern uint16 bp_slot_layout(int natts, const int16 *lengths,
 							 const bool *byvals, const char *aligns,
 							 uint16 *offsets);
 extern void bp_init_page(Page page, uint16 flags, uint16 level);
-extern void bp_fill_leaf(Page page, const BpSlotDesc *desc,
-						 const BpaLayout *layout, const char *items, int n,
-						 const char *lowkey, const char *highkey, bool packed);
 extern Buffer bp_new_buffer(Relation index);
 extern bool bp_page_deleted(Page page);
 extern BpDeletedData *bp_page_deleted_data(Page page, uint16 width);
@@ -455,15 +507,8 @@ extern void bp_init_deleted_page(Page page, uint16 width, FullTransactionId safe
 extern bool bp_page_recyclable(Page page, uint16 width);
 extern char *bp_page_lowkey(Page page);
 extern char *bp_page_highkey(Page page, uint16 width);
-extern char *bp_leaf_region(Page page, uint16 width);
 extern bool bp_slot_within_fences(Page page, const BpSlotDesc *desc,
 								  const char *slot);
-extern bool bp_leaf_has_dead_marks(Page page);
-extern void bp_leaf_set_dead_mark(Page page, uint16 width, const char *stored);
-extern void bp_leaf_clear_dead_marks(Page page);
-extern const char *bp_leaf_check_dead_marks(Page page, uint16 width);
-extern const char *bp_leaf_region_for_scan(Page page, uint16 width, char *copy,
-										   Size region_size);
 extern BpInternalHeader *bp_internal_header(Page page, uint16 width);
 extern BlockNumber *bp_internal_children(Page page, uint16 width);
 extern char *bp_internal_pivot(Page page, uint16 width, int i);
@@ -471,10 +516,62 @@ extern void bp_internal_open_gap(Page page, uint16 width, int pos);
 extern void bp_set_page_bounds(Page page, uint16 width);
 extern Buffer bp_read_buffer(Relation index, BlockNumber blkno, int lockmode);
 extern Buffer bp_read_buffer_for_cleanup(Relation index, BlockNumber blkno);
+extern void bp_report_corrupted(Relation index, BlockNumber blkno,
+								const char *detail) pg_attribute_noreturn();
 extern void bp_check_page(Relation index, Buffer buf, Page page);
 extern void bp_read_meta(Relation index, BpMetaPageData *meta);
 extern void bp_check_columns(Relation index);
 extern Relation bp_open_index(Oid indexoid, LOCKMODE lockmode);
+
+/* bpleaf.c */
+extern void bp_leaf_init_columns(BpSlotDesc *desc);
+extern Size bp_leaf_room(int natts, uint16 slot_width, uint16 entry_width);
+extern Size bp_leaf_region_room(const BpSlotDesc *desc, uint16 width);
+extern bool bp_choose_plain_layout(const BpOptions *opts, int natts,
+								   uint16 width, BpaLayout *layout);
+extern void bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc);
+extern const char *bp_leaf_check_shape(Page page, const BpSlotDesc *desc);
+extern int	bp_leaf_count(const BpLeaf *leaf);
+extern const BpaLayout *bp_leaf_layout(const BpLeaf *leaf);
+extern const char *bp_leaf_encode(const BpLeaf *leaf, const char *slot,
+								  char *out);
+extern bool bp_leaf_has_dead_marks(Page page);
+extern void bp_leaf_set_dead_mark(BpLeaf *leaf, const char *stored);
+extern void bp_leaf_clear_dead_marks(Page page);
+extern void bp_leaf_work_init(BpLeafWork *work, const BpSlotDesc *desc);
+extern void bp_leaf_work_free(BpLeafWork *work);
+extern int	bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
+						   void *arg, bool dead_marks, char *out,
+						   BpLeafWork *work);
+extern void bp_leaf_map(BpLeaf *leaf, BpaPredicateFn before_start,
+						BpaPredicateFn after_end, void *arg, bool dead_marks,
+						BpaVisitFn visit, void *visit_arg, BpLeafWork *work);
+extern int	bp_leaf_copy_range(BpLeaf *leaf, const BpScanKeys *keys,
+							   bool dead_marks, char *out, BpLeafWork *work);
+extern int	bp_leaf_tids(BpLeaf *leaf, bool skip_dead, ItemPointerData *out);
+extern const char *bp_leaf_find(BpLeaf *leaf, const char *slot, char *buf);
+extern int	bp_leaf_collect_dead(BpLeaf *leaf,
+								 bool (*callback) (ItemPointer, void *),
+								 void *state, char *out);
+extern bool bp_leaf_remove_stored(BpLeaf *leaf, const char *stored, int n);
+extern void bp_leaf_walk(BpLeaf *leaf, BpLeafWalkFn walk, void *arg,
+						 BpLeafWork *work);
+extern const char *bp_leaf_check(BpLeaf *leaf, BpLeafWork *work);
+extern void bp_leaf_planner_start(BpLeafPlanner *planner,
+								  const BpSlotDesc *desc,
+								  const BpOptions *opts);
+extern void bp_leaf_planner_add(BpLeafPlanner *planner, const char *slot);
+extern int	bp_leaf_planner_plan(BpLeafPlanner *planner, const char *lowkey,
+								 const char *highkey, const BpLeaf *fallback,
+								 const char *items, int n, BpLeafPlan *plan);
+extern int	bp_leaf_plan(const BpSlotDesc *desc, const BpOptions *opts,
+						 const char *items, int n, const char *lowkey,
+						 const char *highkey, const BpLeaf *fallback,
+						 BpLeafPlan *plan);
+extern void bp_leaf_fill(Page page, const BpSlotDesc *desc,
+						 const BpLeafPlan *plan, const char *items, int n,
+						 const char *lowkey, const char *highkey,
+						 bool packed_blocks);
 
 /* bpsearch.c */
 extern bool bp_pivot_at_or_before(const void *slot, void *arg);

@@ -65,6 +65,14 @@ log_touched(Buffer buf, Page page, const char *region, const BpaTouched *touched
 	bp_log_ranges(buf, page, touched->n, offsets, touched->length);
 }
 
+/* What an insert into a leaf's BPA came to. */
+typedef enum LeafInsertResult
+{
+	LEAF_INSERTED,
+	LEAF_FULL,					/* the leaf must split */
+	LEAF_RECODE					/* the leaf's codec cannot hold the entry */
+} LeafInsertResult;
+
 /*
  * Where a leaf of n entries (slot included) whose log is full splits to
  * set free a stream of ascending inserts at one place, or -1 for no such
@@ -76,23 +84,24 @@ log_touched(Buffer buf, Page page, const char *region, const BpaTouched *touched
  * its own top to append to.  A stream at the top of the leaf splits as
  * nbtree's rightmost page does, the left page keeping its fill target,
  * once the leaf holds more.  Otherwise the leaf redistributes or splits
- * in half.
+ * in half.  stored is slot as the leaf stores it, NULL if it cannot.
  */
 static int
-stream_split_point(BpIndexState *state, Page page, const char *slot,
+stream_split_point(BpIndexState *state, BpLeaf *leaf, const char *stored,
 				   int n)
 {
-	const char *region = bp_leaf_region(page, state->slot.width);
-	const BpaLayout *layout = &state->meta.leaf_layout;
+	const BpaLayout *layout = bp_leaf_layout(leaf);
 	int			target = bpa_fill_target(layout, state->meta.fillfactor);
-	int			rank = bpa_stream_rank(region, slot, bp_compare_slots,
-									   &state->slot);
+	int			rank;
 
+	if (stored == NULL)
+		return -1;
+	rank = bpa_stream_rank(leaf->region, stored, leaf->compare, leaf->compare_arg);
 	if (rank < 0)
 		return -1;
 	if (rank >= n)
 		return n > target ? target : -1;
-	if (!(BpPageGetOpaque(page)->flags & BP_HAS_HIGH))
+	if (!(BpPageGetOpaque(leaf->page)->flags & BP_HAS_HIGH))
 		return rank;
 	return rank >= bpa_block_capacity(layout) / 4 ? rank : -1;
 }
@@ -104,18 +113,25 @@ stream_split_point(BpIndexState *state, Page page, const char *slot,
  * such.  A flush or redistribute is made on a copy of the page and logged
  * as the ranges that differ.
  */
-static BpaInsertResult
+static LeafInsertResult
 insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 				 const char *slot)
 {
 	Page		page = BufferGetPage(buf);
-	uint16		width = state->slot.width;
-	char	   *region = bp_leaf_region(page, width);
-	int			ascending_block = bpa_ascending_block(region, slot, bp_compare_slots,
-													  &state->slot);
+	BpLeaf		leaf;
+	BpLeaf		copy_leaf;
+	const char *stored;
+	int			ascending_block;
 	BpaTouched	touched;
 	PGAlignedBlock copy;
 	BpaInsertResult result;
+
+	bp_leaf_open(&leaf, page, &state->slot);
+	stored = bp_leaf_encode(&leaf, slot, state->work.stored);
+	if (stored == NULL)
+		return LEAF_RECODE;
+	ascending_block = bpa_ascending_block(leaf.region, stored, leaf.compare,
+										  leaf.compare_arg);
 
 	/*
 	 * The appends skip the BPA's duplicate check: PostgreSQL never inserts
@@ -125,34 +141,37 @@ insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 	 */
 	START_CRIT_SECTION();
 	if (ascending_block >= 0)
-		bpa_store_ascending(region, ascending_block, slot, &touched);
-	else if (!bpa_append_to_log(region, slot, &touched))
+		bpa_store_ascending(leaf.region, ascending_block, stored, &touched);
+	else if (!bpa_append_to_log(leaf.region, stored, &touched))
 		touched.n = 0;
 	if (touched.n > 0)
 	{
 		MarkBufferDirty(buf);
 		if (RelationNeedsWAL(index))
-			log_touched(buf, page, region, &touched);
+			log_touched(buf, page, leaf.region, &touched);
 		END_CRIT_SECTION();
-		return BPA_INSERTED;
+		return LEAF_INSERTED;
 	}
 	END_CRIT_SECTION();
 
 	memcpy(copy.data, page, BLCKSZ);
-	result = bpa_try_insert(bp_leaf_region(copy.data, width), slot,
-							bp_compare_slots, &state->slot, state->scratch);
+	bp_leaf_open(&copy_leaf, copy.data, &state->slot);
+	result = bpa_try_insert(copy_leaf.region, stored, copy_leaf.compare,
+							copy_leaf.compare_arg, state->work.scratch);
 	if (result == BPA_CROWDED)
 	{
 		/* a stream of inserts that a split sets free splits the leaf */
-		if (stream_split_point(state, page, slot, bpa_count(region) + 1) >= 0)
-			return BPA_FULL;
-		bpa_redistribute(bp_leaf_region(copy.data, width), slot,
-						 bp_compare_slots, &state->slot, state->scratch);
+		if (stream_split_point(state, &leaf, stored, bp_leaf_count(&leaf) + 1) >= 0)
+			return LEAF_FULL;
+		bpa_redistribute(copy_leaf.region, stored, copy_leaf.compare,
+						 copy_leaf.compare_arg, state->work.scratch);
 		result = BPA_INSERTED;
 	}
+	if (result == BPA_FULL)
+		return LEAF_FULL;
 	if (result == BPA_INSERTED)
 		bp_install_page(index, buf, copy.data);
-	return result;
+	return LEAF_INSERTED;
 }
 
 /* A split point moved so that neither half exceeds what a page holds. */
@@ -201,26 +220,96 @@ insert_sorted(char *items, int n, const char *slot, const BpSlotDesc *desc)
 	return lo;
 }
 
+/* A leaf's entries in sorted order, as logical slots, with room for one more. */
+static char *
+leaf_items(BpIndexState *state, BpLeaf *leaf, int *n)
+{
+	char	   *items = palloc((Size) (bp_leaf_count(leaf) + 1) * state->slot.width);
+
+	*n = bp_leaf_sorted(leaf, NULL, NULL, false, items, &state->work);
+	return items;
+}
+
+/* A copy of a fence of page, or NULL if it has none. */
+static char *
+copy_fence(Page page, uint16 width, bool high)
+{
+	uint16		flags = BpPageGetOpaque(page)->flags;
+	char	   *copy;
+
+	if (!(flags & (high ? BP_HAS_HIGH : BP_HAS_LOW)))
+		return NULL;
+	copy = palloc(width);
+	memcpy(copy, high ? bp_page_highkey(page, width) : bp_page_lowkey(page), width);
+	return copy;
+}
+
+/*
+ * The codec of the exclusively locked leaf in buf cannot hold slot:
+ * rebuild the leaf with slot and a codec chosen for all its entries,
+ * WAL-logged.  False, changing nothing, if they do not fit one page.
+ */
+static bool
+recode_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
+{
+	const BpSlotDesc *desc = &state->slot;
+	Page		page = BufferGetPage(buf);
+	BpLeaf		leaf;
+	BpLeafPlan	plan;
+	PGAlignedBlock copy;
+	char	   *lowkey = copy_fence(page, desc->width, false);
+	char	   *highkey = copy_fence(page, desc->width, true);
+	char	   *items;
+	int			n;
+	bool		fits;
+
+	bp_leaf_open(&leaf, page, desc);
+	items = leaf_items(state, &leaf, &n);
+	insert_sorted(items, n++, slot, desc);
+	fits = n <= bp_leaf_plan(desc, &state->options, items, n, lowkey, highkey,
+							 NULL, &plan);
+	if (fits)
+	{
+		memcpy(copy.data, page, BLCKSZ);
+		bp_leaf_fill(copy.data, desc, &plan, items, n, lowkey, highkey, false);
+		BpPageGetOpaque(copy.data)->rightlink = BpPageGetOpaque(page)->rightlink;
+		bp_install_page(index, buf, copy.data);
+	}
+	pfree(items);
+	if (lowkey)
+		pfree(lowkey);
+	if (highkey)
+		pfree(highkey);
+	return fits;
+}
+
 /*
  * Split the full, exclusively locked leaf in buf, adding slot: the upper
  * part moves to a new right sibling, then the downlink goes to the parent.
+ * Each half chooses its own codec.  If the halves with slot would not fit
+ * their pages (slot widens the codec a lot), the leaf's own entries split
+ * in half without it and false tells the caller to insert it again.
  * Releases buf.
  */
-static void
+static bool
 split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 {
 	const BpSlotDesc *desc = &state->slot;
-	const BpaLayout *layout = &state->meta.leaf_layout;
 	uint16		width = desc->width;
 	Page		page = BufferGetPage(buf);
 	BpPageOpaque opaque = BpPageGetOpaque(page);
-	char	   *items = palloc((Size) (layout->log_size + 1 +
-									   layout->num_blocks * layout->block_size) * width);
+	char	   *lowkey = copy_fence(page, width, false);
+	char	   *highkey = copy_fence(page, width, true);
+	BpLeaf		leaf;
+	BpLeafPlan	lplan;
+	BpLeafPlan	rplan;
+	char	   *items;
 	int			n;
 	int			pos;
 	int			nleft;
-	int			capacity = bpa_block_capacity(layout);
-	bool		packed;
+	int			capacity;
+	bool		packed_blocks;
+	bool		inserted = true;
 	char	   *pivot;
 	Buffer		rbuf;
 	BlockNumber right;
@@ -228,21 +317,39 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	Page		lpage;
 	Page		rpage;
 
-	n = bpa_sorted(bp_leaf_region(page, width), bp_compare_slots, (void *) desc,
-				   NULL, NULL, items, state->scratch);
+	bp_leaf_open(&leaf, page, desc);
+	capacity = bpa_block_capacity(bp_leaf_layout(&leaf));
+	items = leaf_items(state, &leaf, &n);
 	pos = insert_sorted(items, n++, slot, desc);
-	nleft = stream_split_point(state, page, slot, n);
-	packed = nleft >= 0;
+	nleft = stream_split_point(state, &leaf,
+							   bp_leaf_encode(&leaf, slot, state->work.stored), n);
+	packed_blocks = nleft >= 0;
 	if (nleft < 0)
 	{
 		nleft = split_point(n, pos, opaque->flags,
-							bpa_fill_target(layout, state->meta.fillfactor),
+							bpa_fill_target(bp_leaf_layout(&leaf), state->meta.fillfactor),
 							capacity);
-		packed = !(opaque->flags & BP_HAS_HIGH) && pos == n - 1;
+		packed_blocks = !(opaque->flags & BP_HAS_HIGH) && pos == n - 1;
 	}
 	else
 		nleft = fit_split(nleft, n, capacity);
 	pivot = items + (Size) nleft * width;
+	if (nleft > bp_leaf_plan(desc, &state->options, items, nleft, lowkey, pivot,
+							 &leaf, &lplan) ||
+		n - nleft > bp_leaf_plan(desc, &state->options, pivot, n - nleft, pivot,
+								 highkey, &leaf, &rplan))
+	{
+		/* the leaf's own entries, in halves that its codec still holds */
+		memmove(items + (Size) pos * width, items + (Size) (pos + 1) * width,
+				(Size) (--n - pos) * width);
+		nleft = n / 2;
+		pivot = items + (Size) nleft * width;
+		packed_blocks = false;
+		inserted = false;
+		bp_leaf_plan(desc, &state->options, items, nleft, lowkey, pivot, &leaf, &lplan);
+		bp_leaf_plan(desc, &state->options, pivot, n - nleft, pivot, highkey,
+					 &leaf, &rplan);
+	}
 
 	rbuf = bp_new_buffer(index);
 	right = BufferGetBlockNumber(rbuf);
@@ -255,29 +362,27 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	 * After a split that ascending inserts chose, both halves are packed
 	 * into their first blocks: the next ascending inserts at the top of
 	 * either open new blocks instead of redistributing the leaf at every
-	 * flush, and a left page that ascending appends filled keeps its
-	 * entries where they were, so the split's WAL record holds little of
-	 * it.
+	 * flush.
 	 */
-	bp_fill_leaf(rpage, desc, layout, pivot, n - nleft, pivot,
-				 (opaque->flags & BP_HAS_HIGH) ? bp_page_highkey(page, width) : NULL,
-				 packed);
+	bp_leaf_fill(rpage, desc, &rplan, pivot, n - nleft, pivot, highkey,
+				 packed_blocks);
 	BpPageGetOpaque(rpage)->rightlink = opaque->rightlink;
-
-	BpPageGetOpaque(lpage)->flags |= BP_HAS_HIGH | BP_INCOMPLETE_SPLIT;
+	bp_leaf_fill(lpage, desc, &lplan, items, nleft, lowkey, pivot, packed_blocks);
+	BpPageGetOpaque(lpage)->flags |= BP_INCOMPLETE_SPLIT;
 	BpPageGetOpaque(lpage)->rightlink = right;
-	memcpy(bp_page_highkey(lpage, width), pivot, width);
-	if (packed)
-		bpa_build_packed(bp_leaf_region(lpage, width), items, nleft);
-	else
-		bpa_build(bp_leaf_region(lpage, width), items, nleft);
 	GenericXLogFinish(xlog);
 	UnlockReleaseBuffer(rbuf);
 
-	state->cached_leaf = pos < nleft ? BufferGetBlockNumber(buf) : right;
+	if (inserted)
+		state->cached_leaf = pos < nleft ? BufferGetBlockNumber(buf) : right;
 	insert_downlink(index, buf, 0, pivot, right);
 	UnlockReleaseBuffer(buf);
 	pfree(items);
+	if (lowkey)
+		pfree(lowkey);
+	if (highkey)
+		pfree(highkey);
+	return inserted;
 }
 
 /*
@@ -525,7 +630,7 @@ insert_slot(Relation index, BpIndexState *state, const char *slot)
 	for (;;)
 	{
 		Buffer		buf = cached_leaf(index, state, slot);
-		BpaInsertResult result;
+		LeafInsertResult result;
 
 		if (!BufferIsValid(buf))
 			buf = bp_descend(index, bp_pivot_at_or_before, &target,
@@ -536,10 +641,14 @@ insert_slot(Relation index, BpIndexState *state, const char *slot)
 			continue;
 		}
 		result = insert_into_leaf(index, state, buf, slot);
-		if (result == BPA_FULL)
+		if (result == LEAF_RECODE && recode_leaf(index, state, buf, slot))
+			result = LEAF_INSERTED;
+		if (result != LEAF_INSERTED)
 		{
-			split_leaf(index, state, buf, slot);
-			return;
+			/* a split without slot has it inserted again */
+			if (split_leaf(index, state, buf, slot))
+				return;
+			continue;
 		}
 		state->cached_leaf = BufferGetBlockNumber(buf);
 		UnlockReleaseBuffer(buf);

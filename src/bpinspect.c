@@ -91,13 +91,18 @@ typedef struct IndexStats
 	int64		deleted_pages;
 	int64		recyclable_pages;
 	int64		new_pages;
+	int64		packed_leaves;
+	double		capacity;		/* entries the leaves' blocks can hold */
+	double		log_capacity;	/* entries their logs can hold */
+	int64		entry_bytes;	/* bytes of the stored entries */
 } IndexStats;
 
 /* Add one page to the totals. */
 static void
-count_page(Page page, uint16 width, IndexStats *stats)
+count_page(Page page, const BpSlotDesc *desc, IndexStats *stats)
 {
 	BpPageOpaque opaque = BpPageGetOpaque(page);
+	BpLeaf		leaf;
 	const char *region;
 
 	if (opaque->flags & BP_INCOMPLETE_SPLIT)
@@ -107,8 +112,13 @@ count_page(Page page, uint16 width, IndexStats *stats)
 		stats->internal_pages++;
 		return;
 	}
-	region = bp_leaf_region(page, width);
+	bp_leaf_open(&leaf, page, desc);
+	region = leaf.region;
 	stats->leaf_pages++;
+	stats->packed_leaves += leaf.packed;
+	stats->capacity += bpa_block_capacity(bp_leaf_layout(&leaf));
+	stats->log_capacity += bp_leaf_layout(&leaf)->log_size - 1;
+	stats->entry_bytes += (int64) bpa_count(region) * leaf.width;
 	stats->entries += bpa_count(region);
 	stats->log_entries += bpa_log_count(region);
 	if (bpa_count(region) == 0)
@@ -125,7 +135,8 @@ count_page(Page page, uint16 width, IndexStats *stats)
 static void
 gather_stats(Relation index, BpMetaPageData *meta, IndexStats *stats)
 {
-	uint16		width = bp_get_state(index)->slot.width;
+	BpSlotDesc	desc = bp_get_state(index)->slot;
+	uint16		width = desc.width;
 	BlockNumber leftmost = meta->root;
 
 	for (int level = meta->root_level; level >= 0; level--)
@@ -151,7 +162,7 @@ gather_stats(Relation index, BpMetaPageData *meta, IndexStats *stats)
 			}
 			if (blkno == leftmost && level > 0)
 				leftmost = bp_internal_children(page, width)[0];
-			count_page(page, width, stats);
+			count_page(page, &desc, stats);
 			blkno = opaque->rightlink;
 			UnlockReleaseBuffer(buf);
 			if (last)
@@ -200,21 +211,18 @@ bpindex_stats(PG_FUNCTION_ARGS)
 	BlockNumber nblocks;
 	Datum		values[12];
 	bool		nulls[12] = {false};
-	double		capacity;
 
 	bp_read_meta(index, &meta);
 	gather_stats(index, &meta, &stats);
 	count_deleted(index, &stats);
 	nblocks = RelationGetNumberOfBlocks(index);
-	capacity = bpa_block_capacity(&meta.leaf_layout);
 
 	values[0] = Int32GetDatum(meta.root_level + 1);
 	values[1] = Int64GetDatum(stats.internal_pages);
 	values[2] = Int64GetDatum(stats.leaf_pages);
 	values[3] = Int64GetDatum(stats.entries);
-	values[4] = Float8GetDatum(stats.entries / (capacity * stats.leaf_pages));
-	values[5] = Float8GetDatum(stats.log_entries /
-							   ((double) (meta.leaf_layout.log_size - 1) * stats.leaf_pages));
+	values[4] = Float8GetDatum(stats.entries / stats.capacity);
+	values[5] = Float8GetDatum(stats.log_entries / stats.log_capacity);
 	nulls[6] = stats.used_blocks == 0;
 	values[6] = Float8GetDatum(stats.used_blocks ?
 							   (double) stats.sorted_blocks / stats.used_blocks : 0);
@@ -293,6 +301,24 @@ emit_item(FunctionCallInfo fcinfo, Relation index, int itemno,
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
+/* Where emit_leaf_slot emits the slots of a leaf. */
+typedef struct LeafEmit
+{
+	FunctionCallInfo fcinfo;
+	Relation	index;
+	int		   *itemno;
+} LeafEmit;
+
+/* Emit one slot of a leaf's BPA. */
+static void
+emit_leaf_slot(const char *section, int block, const char *slot, void *arg)
+{
+	LeafEmit   *emit = (LeafEmit *) arg;
+
+	emit_item(emit->fcinfo, emit->index, (*emit->itemno)++, section, block,
+			  slot, -1);
+}
+
 /*
  * Emit the slots of a leaf's BPA: log, header, blocks, the entries with
  * their dead marks.
@@ -300,20 +326,15 @@ emit_item(FunctionCallInfo fcinfo, Relation index, int itemno,
 static void
 emit_leaf(FunctionCallInfo fcinfo, Relation index, Page page, int *itemno)
 {
-	BpIndexState *state = bp_get_state(index);
-	const char *region = bp_leaf_region_for_scan(page, state->slot.width,
-												 palloc(state->leaf_region_size),
-												 state->leaf_region_size);
+	BpSlotDesc	desc = bp_get_state(index)->slot;
+	LeafEmit	emit = {fcinfo, index, itemno};
+	BpLeafWork	work;
+	BpLeaf		leaf;
 
-	for (int i = 0; i < bpa_log_count(region); i++)
-		emit_item(fcinfo, index, (*itemno)++, "log", -1, bpa_log_entry(region, i), -1);
-	for (int b = 0; b < bpa_used_blocks(region); b++)
-		emit_item(fcinfo, index, (*itemno)++, "header", b,
-				  bpa_header_entry(region, b), -1);
-	for (int b = 0; b < bpa_used_blocks(region); b++)
-		for (int j = 0; j < bpa_block_count(region, b); j++)
-			emit_item(fcinfo, index, (*itemno)++, "block", b,
-					  bpa_block_entry(region, b, j), -1);
+	bp_leaf_work_init(&work, &desc);
+	bp_leaf_open(&leaf, page, &desc);
+	bp_leaf_walk(&leaf, emit_leaf_slot, &emit, &work);
+	bp_leaf_work_free(&work);
 }
 
 /* Emit the (pivot, child) pairs of an internal page. */

@@ -3,6 +3,9 @@
  * bpoptions.c
  *	  The reloptions of bpindex and their one validation.
  *
+ * packed_leaves (default on) lets leaves pack their entries (bpleaf.c);
+ * off keeps every leaf filled from now on plain.
+ *
  * fillfactor, log_size and block_size are parsed by amoptions, which can
  * check each value's range only: whether a log_size and block_size fit a
  * leaf depends on the width of the index's entries.  bp_layout_for_options
@@ -32,7 +35,7 @@
 #include "bpindex.h"
 
 static relopt_kind bp_relopt_kind;
-static relopt_parse_elt bp_relopt_tab[3];
+static relopt_parse_elt bp_relopt_tab[4];
 static object_access_hook_type prev_object_access_hook = NULL;
 
 static void bp_options_post_alter(ObjectAccessType access, Oid classId,
@@ -62,6 +65,12 @@ bp_options_init(void)
 	bp_relopt_tab[2].optname = "block_size";
 	bp_relopt_tab[2].opttype = RELOPT_TYPE_INT;
 	bp_relopt_tab[2].offset = offsetof(BpOptions, block_size);
+	add_bool_reloption(bp_relopt_kind, "packed_leaves",
+					   "Store each leaf's entries in the fewest bytes its contents allow",
+					   true, AccessExclusiveLock);
+	bp_relopt_tab[3].optname = "packed_leaves";
+	bp_relopt_tab[3].opttype = RELOPT_TYPE_BOOL;
+	bp_relopt_tab[3].offset = offsetof(BpOptions, packed_leaves);
 
 	prev_object_access_hook = object_access_hook;
 	object_access_hook = bp_options_post_alter;
@@ -91,20 +100,20 @@ bp_options(Datum reloptions, bool validate)
 BpOptions
 bp_index_options(Relation index)
 {
-	BpOptions	defaults = {0, BP_DEFAULT_FILLFACTOR, 0, 0};
+	BpOptions	defaults = {0, BP_DEFAULT_FILLFACTOR, 0, 0, true};
 
 	return index->rd_options ? *(BpOptions *) index->rd_options : defaults;
 }
 
 /* The largest log_size that fits a leaf of this width with block_size. */
 static int
-largest_log_size(int block_size, uint16 width)
+largest_log_size(int block_size, int natts, uint16 width)
 {
 	BpaLayout	layout;
 
 	for (int log_size = BP_MAX_LAYOUT_SLOTS; log_size >= 2; log_size--)
-		if (bp_choose_leaf_layout(&(BpOptions) {0, 0, log_size, block_size},
-								  width, &layout))
+		if (bp_choose_plain_layout(&(BpOptions) {0, 0, log_size, block_size, true},
+								   natts, width, &layout))
 			return log_size;
 	return 0;
 }
@@ -115,28 +124,28 @@ largest_log_size(int block_size, uint16 width)
  * are too wide for bpindex or the options do not fit a leaf.
  */
 void
-bp_layout_for_options(const BpOptions *opts, uint16 width,
+bp_layout_for_options(const BpOptions *opts, int natts, uint16 width,
 					  const char *index_name, BpaLayout *layout)
 {
 	int			largest;
 
 	if (bp_internal_capacity(width) < 4 ||
-		!bp_choose_leaf_layout(&(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0},
-							   width, layout))
+		!bp_choose_plain_layout(&(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0, true},
+								natts, width, layout))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("entries of index \"%s\" are too wide for bpindex (%u bytes)",
 						index_name, width),
 				 errdetail("A bpindex page must hold at least four entries.")));
-	if (bp_choose_leaf_layout(opts, width, layout))
+	if (bp_choose_plain_layout(opts, natts, width, layout))
 		return;
-	largest = largest_log_size(opts->block_size, width);
+	largest = largest_log_size(opts->block_size, natts, width);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("log_size %d and block_size %d do not fit a leaf of index \"%s\"",
 					opts->log_size, opts->block_size, index_name),
 			 errdetail("A leaf holds %zu bytes and each entry takes %u bytes; the log and blocks holding at least four entries must fit, and the log may not hold more entries than the blocks.",
-					   bp_leaf_region_size(width), width),
+					   bp_leaf_room(natts, width, width), width),
 			 largest > 0 ?
 			 errhint("With block_size %d, log_size can be at most %d for this index.",
 					 opts->block_size, largest) :
@@ -196,7 +205,7 @@ bp_options_post_alter(ObjectAccessType access, Oid classId, Oid objectId,
 			BpaLayout	layout;
 
 			bp_init_slot_desc(index, &desc);
-			bp_layout_for_options(&opts, desc.width,
+			bp_layout_for_options(&opts, desc.natts, desc.width,
 								  RelationGetRelationName(index), &layout);
 		}
 		relation_close(index, AccessShareLock);

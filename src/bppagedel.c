@@ -58,13 +58,16 @@
 
 /* Is the page an empty leaf that may be deleted? */
 static bool
-leaf_deletable(Page page, uint16 width)
+leaf_deletable(Page page, const BpSlotDesc *desc)
 {
 	uint16		flags = BpPageGetOpaque(page)->flags;
+	BpLeaf		leaf;
 
-	return (flags & BP_LEAF) && (flags & BP_HAS_HIGH) &&
-		!(flags & (BP_DELETED | BP_INCOMPLETE_SPLIT)) &&
-		bpa_count(bp_leaf_region(page, width)) == 0;
+	if (!(flags & BP_LEAF) || !(flags & BP_HAS_HIGH) ||
+		(flags & (BP_DELETED | BP_INCOMPLETE_SPLIT)))
+		return false;
+	bp_leaf_open(&leaf, page, desc);
+	return bp_leaf_count(&leaf) == 0;
 }
 
 /* Is the page a live internal page without an unfinished split? */
@@ -227,7 +230,8 @@ delete_into_left(Relation index, BlockNumber blkno, BlockNumber left,
 	if (!BufferIsValid(bufs[1]))
 		goto give_up;
 	lpage = BufferGetPage(bufs[1]);
-	if (!leaf_deletable(lpage, width) || !(BpPageGetOpaque(lpage)->flags & BP_HAS_LOW) ||
+	if (!leaf_deletable(lpage, &bp_get_state(index)->slot) ||
+		!(BpPageGetOpaque(lpage)->flags & BP_HAS_LOW) ||
 		bp_compare_slots(bp_page_lowkey(lpage), lowkey, &bp_get_state(index)->slot) != 0)
 		goto give_up;
 	bufs[2] = find_parent(index, blkno, lowkey, BUFFER_LOCK_EXCLUSIVE, &pos);
@@ -283,7 +287,7 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 	if (!BufferIsValid(bufs[1]))
 		goto give_up;
 	lpage = BufferGetPage(bufs[1]);
-	if (!leaf_deletable(lpage, width) ||
+	if (!leaf_deletable(lpage, &bp_get_state(index)->slot) ||
 		BpPageGetOpaque(lpage)->rightlink != right ||
 		((BpPageGetOpaque(lpage)->flags & BP_HAS_LOW) != 0) != (lowkey != NULL) ||
 		(lowkey && bp_compare_slots(bp_page_lowkey(lpage), lowkey, &state->slot) != 0))
@@ -361,9 +365,9 @@ parent_of_only_child(Page page, uint16 width, uint16 level, BlockNumber child,
  * empty leaf to be deleted, or a live internal page one level down?
  */
 static bool
-child_movable(Page page, uint16 width, uint16 level)
+child_movable(Page page, const BpSlotDesc *desc, uint16 level)
 {
-	return level == 0 ? leaf_deletable(page, width) :
+	return level == 0 ? leaf_deletable(page, desc) :
 		internal_live(page) && BpPageGetOpaque(page)->level == level;
 }
 
@@ -413,7 +417,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 
 	/* the child first, so that it cannot split meanwhile */
 	cbuf = bp_read_buffer(index, child, BUFFER_LOCK_EXCLUSIVE);
-	if (!child_movable(BufferGetPage(cbuf), width, level - 1))
+	if (!child_movable(BufferGetPage(cbuf), desc, level - 1))
 	{
 		UnlockReleaseBuffer(cbuf);
 		return false;
@@ -621,7 +625,7 @@ bp_delete_empty_leaf(Relation index, BlockNumber blkno)
 		return false;
 	buf = bp_read_buffer(index, blkno, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	if (!leaf_deletable(page, width))
+	if (!leaf_deletable(page, &bp_get_state(index)->slot))
 	{
 		UnlockReleaseBuffer(buf);
 		return false;

@@ -52,22 +52,28 @@
 
 #include "bpindex.h"
 
-/* Slots a copied leaf can hold: every slot of the log and the blocks. */
-static int
-leaf_slot_capacity(const BpaLayout *layout)
-{
-	return layout->log_size + layout->num_blocks * layout->block_size;
-}
-
 /* Allocate the buffers of a scan position. */
 static void
-alloc_pos(BpScanPos *pos, const BpaLayout *layout, uint16 width)
+alloc_pos(BpScanPos *pos, uint16 width)
 {
-	pos->items = palloc((Size) leaf_slot_capacity(layout) * width);
+	pos->capacity = 0;
+	pos->items = NULL;
 	pos->lowkey = palloc(width);
 	pos->highkey = palloc(width);
 	pos->buf = InvalidBuffer;
 	pos->valid = false;
+}
+
+/* Make room for n slots in a scan position's items. */
+static void
+ensure_items(BpScanPos *pos, int n, uint16 width)
+{
+	if (n <= pos->capacity)
+		return;
+	pos->capacity = Max(n, 2 * pos->capacity);
+	if (pos->items)
+		pfree(pos->items);
+	pos->items = palloc((Size) pos->capacity * width);
 }
 
 /* Drop the pin a scan position keeps, if any, and invalidate it. */
@@ -88,15 +94,19 @@ copy_pos(BpScanPos *dst, const BpScanPos *src, uint16 width)
 	char	   *lowkey = dst->lowkey;
 	char	   *highkey = dst->highkey;
 
+	int			capacity = dst->capacity;
+
 	release_pos(dst);
 	*dst = *src;
 	dst->items = items;
+	dst->capacity = capacity;
 	dst->lowkey = lowkey;
 	dst->highkey = highkey;
 	if (BufferIsValid(dst->buf))
 		IncrBufferRefCount(dst->buf);
 	if (!src->valid)
 		return;
+	ensure_items(dst, src->nitems, width);
 	memcpy(dst->items, src->items, (Size) src->nitems * width);
 	memcpy(dst->lowkey, src->lowkey, width);
 	memcpy(dst->highkey, src->highkey, width);
@@ -111,17 +121,15 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	BpScanOpaque so = palloc0(sizeof(BpScanOpaqueData));
 
 	so->slot = state->slot;
-	so->layout = state->meta.leaf_layout;
-	so->region_size = state->leaf_region_size;
 	so->keys.slot = &so->slot;
 	so->keys.keys = palloc(sizeof(BpScanKey) * Max(nkeys, 1));
-	alloc_pos(&so->pos, &so->layout, so->slot.width);
-	alloc_pos(&so->mark, &so->layout, so->slot.width);
-	so->scratch = palloc(bpa_scratch_size(&so->layout));
+	alloc_pos(&so->pos, so->slot.width);
+	alloc_pos(&so->mark, so->slot.width);
+	bp_leaf_work_init(&so->work, &so->slot);
 	so->bound = palloc(so->slot.width);
-	so->region_copy = palloc(so->region_size);
 	so->itup = palloc0(so->slot.itup_size);
-	so->killed = palloc(sizeof(int) * leaf_slot_capacity(&so->layout));
+	so->killed = NULL;
+	so->killed_capacity = 0;
 	so->nkilled = 0;
 	so->tuple_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										  "bpindex scan tuples",
@@ -170,7 +178,7 @@ kill_entries(IndexScanDesc scan)
 	const BpSlotDesc *desc = &so->slot;
 	Buffer		buf;
 	Page		page;
-	const char *region;
+	BpLeaf		leaf;
 	int			marked = 0;
 
 	if (so->nkilled == 0 || !so->pos.valid)
@@ -183,18 +191,20 @@ kill_entries(IndexScanDesc scan)
 	if (so->nkilled == 0)
 		return;
 	page = BufferGetPage(buf);
-	region = bp_leaf_region(page, desc->width);
-	for (int i = 0; i < so->nkilled && (BpPageGetOpaque(page)->flags & BP_LEAF) &&
-		 !(BpPageGetOpaque(page)->flags & BP_DELETED); i++)
+	if ((BpPageGetOpaque(page)->flags & BP_LEAF) &&
+		!(BpPageGetOpaque(page)->flags & BP_DELETED))
+		bp_leaf_open(&leaf, page, desc);
+	else
+		so->nkilled = 0;
+	for (int i = 0; i < so->nkilled; i++)
 	{
 		const char *slot = so->pos.items + (Size) so->killed[i] * desc->width;
-		const char *stored = bpa_find(region, slot, bp_compare_slots,
-									  (void *) desc);
+		const char *stored = bp_leaf_find(&leaf, slot, so->work.stored);
 
 		/* entries that moved right in a split since the copy are skipped */
 		if (stored == NULL)
 			continue;
-		bp_leaf_set_dead_mark(page, desc->width, stored);
+		bp_leaf_set_dead_mark(&leaf, stored);
 		marked++;
 	}
 	if (marked > 0)
@@ -234,33 +244,18 @@ bp_endscan(IndexScanDesc scan)
 	release_pos(&so->pos);
 	release_pos(&so->mark);
 	MemoryContextDelete(so->tuple_cxt);
-	pfree(so->pos.items);
-	pfree(so->mark.items);
-	pfree(so->scratch);
-	pfree(so->region_copy);
+	if (so->pos.items)
+		pfree(so->pos.items);
+	if (so->mark.items)
+		pfree(so->mark.items);
+	bp_leaf_work_free(&so->work);
 	pfree(so->bound);
 	pfree(so->itup);
-	pfree(so->killed);
+	if (so->killed)
+		pfree(so->killed);
 	pfree(so->keys.keys);
 	pfree(so);
 	scan->opaque = NULL;
-}
-
-/* Where a leaf's copy collects the entries of a point scan. */
-typedef struct CopyVisit
-{
-	char	   *out;
-	uint16		width;
-	int			n;
-} CopyVisit;
-
-/* Copy one entry of the range into the position's items. */
-static void
-copy_slot(const void *slot, void *arg)
-{
-	CopyVisit  *visit = (CopyVisit *) arg;
-
-	memcpy(visit->out + (Size) visit->n++ * visit->width, slot, visit->width);
 }
 
 /* First of the sorted items for which the monotone pred turns true. */
@@ -284,70 +279,22 @@ first_true(const char *items, int n, uint16 width, BpaPredicateFn pred,
 }
 
 /*
- * Append to out the n consecutive slots that lie inside the range of keys
- * with first_column_inline; returns out's new count.
- */
-static int
-copy_run_inside(const BpScanKeys *keys, const char *slots, int n,
-				char *out, int nout)
-{
-	uint16		width = keys->slot->width;
-
-	for (int i = 0; i < n; i++)
-	{
-		const char *slot = slots + (Size) i * width;
-
-		if (bp_inside_first_column(keys, slot))
-			memcpy(out + (Size) nout++ * width, slot, width);
-	}
-	return nout;
-}
-
-/*
- * Copy the entries of the range into out, unordered: the log and the
- * blocks the header selects, as bpa_map does, with the range test inline
- * when the keys allow it.
- */
-static int
-copy_range(const BpScanKeys *keys, const char *region, char *out)
-{
-	CopyVisit	visit = {out, keys->slot->width, 0};
-	int			first;
-	int			end;
-	int			n;
-
-	if (!keys->first_column_inline)
-	{
-		bpa_map(region, bp_below_range, bp_above_range, (void *) keys,
-				copy_slot, &visit);
-		return visit.n;
-	}
-	n = copy_run_inside(keys, bpa_log_entry(region, 0), bpa_log_count(region),
-						out, 0);
-	bpa_candidate_blocks(region, bp_below_range, bp_above_range, (void *) keys,
-						 &first, &end);
-	for (int b = first; b < end; b++)
-		n = copy_run_inside(keys, bpa_block_entry(region, b, 0),
-							bpa_block_count(region, b), out, n);
-	return n;
-}
-
-/*
  * Copy the entries of the locked leaf into pos->items in ascending order.
  * A point scan copies the range only (the log and one or two blocks) and
  * sorts that; other scans merge the whole leaf from the range's start
  * (forward) or from its beginning (backward).
  */
 static int
-copy_leaf_sorted(BpScanOpaque so, const char *region, ScanDirection dir)
+copy_leaf_sorted(BpScanOpaque so, BpLeaf *leaf, bool dead_marks,
+				 ScanDirection dir)
 {
 	int			n;
 
+	ensure_items(&so->pos, bp_leaf_count(leaf), so->slot.width);
 	if (!so->point)
-		return bpa_sorted(region, bp_compare_slots, (void *) so->keys.slot,
-						  ScanDirectionIsForward(dir) ? bp_below_range : NULL,
-						  &so->keys, so->pos.items, so->scratch);
-	n = copy_range(&so->keys, region, so->pos.items);
+		return bp_leaf_sorted(leaf, ScanDirectionIsForward(dir) ? bp_below_range : NULL,
+							  &so->keys, dead_marks, so->pos.items, &so->work);
+	n = bp_leaf_copy_range(leaf, &so->keys, dead_marks, so->pos.items, &so->work);
 	bpa_sort_slots(so->pos.items, n, so->slot.width, bp_compare_slots,
 				   (void *) so->keys.slot);
 	return n;
@@ -391,7 +338,7 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 	uint16		width = so->slot.width;
 	Page		page = BufferGetPage(buf);
 	BpPageOpaque opaque = BpPageGetOpaque(page);
-	const char *region;
+	BpLeaf		leaf;
 
 	release_pos(pos);
 	pos->blkno = BufferGetBlockNumber(buf);
@@ -400,10 +347,8 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 	pos->rightlink = opaque->rightlink;
 	memcpy(pos->lowkey, bp_page_lowkey(page), width);
 	memcpy(pos->highkey, bp_page_highkey(page, width), width);
-	region = scan->ignore_killed_tuples ?
-		bp_leaf_region_for_scan(page, width, so->region_copy, so->region_size) :
-		bp_leaf_region(page, width);
-	pos->nitems = copy_leaf_sorted(so, region, dir);
+	bp_leaf_open(&leaf, page, &so->slot);
+	pos->nitems = copy_leaf_sorted(so, &leaf, scan->ignore_killed_tuples, dir);
 	if (scan_keeps_pin(scan))
 	{
 		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
@@ -610,7 +555,16 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 		first_leaf(scan, dir);
 	else if (scan->kill_prior_tuple && pos->cur >= pos->lo && pos->cur < pos->hi &&
 			 so->nkilled < pos->nitems)
+	{
+		if (so->nkilled == so->killed_capacity)
+		{
+			so->killed_capacity = Max(64, 2 * so->killed_capacity);
+			so->killed = so->killed ?
+				repalloc(so->killed, sizeof(int) * so->killed_capacity) :
+				palloc(sizeof(int) * so->killed_capacity);
+		}
 		so->killed[so->nkilled++] = pos->cur;
+	}
 
 	for (;;)
 	{
@@ -650,6 +604,7 @@ typedef struct BitmapVisit
 	bool		skip_dead;		/* skip entries whose dead bit is set */
 	ItemPointerData *tids;
 	int			ntids;
+	int			capacity;		/* room in tids */
 } BitmapVisit;
 
 /* Collect the TID of an entry in the range that matches every key. */
@@ -662,20 +617,6 @@ collect_tid(const void *slot, void *arg)
 		return;
 	if (visit->keys->exact || bp_test_keys(visit->keys, slot) == BP_KEY_MATCH)
 		visit->tids[visit->ntids++] = bp_slot_tid(slot);
-}
-
-/* Collect the TIDs of n consecutive slots, all inside the range. */
-static void
-collect_run(BitmapVisit *visit, const char *slots, int n, uint16 width)
-{
-	for (int i = 0; i < n; i++)
-	{
-		const char *slot = slots + (Size) i * width;
-
-		if (visit->skip_dead && bp_slot_dead(slot))
-			continue;
-		visit->tids[visit->ntids++] = bp_slot_tid(slot);
-	}
 }
 
 /*
@@ -693,26 +634,28 @@ leaf_inside_range(Page page, const BpScanKeys *keys, uint16 width)
 }
 
 /*
- * Collect the TIDs of the entries in the range of a leaf whose region (as
- * the scan sees it) is region: every entry, run by run, for a leaf inside
- * the range, else those bpa_map selects.
+ * Collect the TIDs of the entries in the range of a leaf: every entry for
+ * a leaf inside the range, else those bp_leaf_map selects.
  */
 static void
-collect_leaf(Page page, const char *region, const BpScanKeys *keys,
-			 uint16 width, BitmapVisit *visit)
+collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
 {
-	if (!leaf_inside_range(page, keys, width))
+	BpLeaf		leaf;
+	int			n;
+
+	bp_leaf_open(&leaf, page, &so->slot);
+	n = bp_leaf_count(&leaf);
+	if (n > visit->capacity)
 	{
-		bpa_map(region, bp_below_range, bp_above_range, (void *) keys,
-				collect_tid, visit);
-		return;
+		visit->capacity = Max(n, 2 * visit->capacity);
+		pfree(visit->tids);
+		visit->tids = palloc(sizeof(ItemPointerData) * visit->capacity);
 	}
-	if (bpa_log_count(region) > 0)
-		collect_run(visit, bpa_log_entry(region, 0), bpa_log_count(region), width);
-	for (int b = 0; b < bpa_used_blocks(region); b++)
-		if (bpa_block_count(region, b) > 0)
-			collect_run(visit, bpa_block_entry(region, b, 0),
-						bpa_block_count(region, b), width);
+	if (!leaf_inside_range(page, &so->keys, so->slot.width))
+		bp_leaf_map(&leaf, bp_below_range, bp_above_range, (void *) &so->keys,
+					visit->skip_dead, collect_tid, visit, &so->work);
+	else
+		visit->ntids = bp_leaf_tids(&leaf, visit->skip_dead, visit->tids);
 }
 
 /* amgetbitmap: map_range over the leaves of the range, unsorted. */
@@ -730,7 +673,8 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		return 0;
 	visit.keys = &so->keys;
 	visit.skip_dead = scan->ignore_killed_tuples;
-	visit.tids = palloc(sizeof(ItemPointerData) * leaf_slot_capacity(&so->layout));
+	visit.capacity = 1024;
+	visit.tids = palloc(sizeof(ItemPointerData) * visit.capacity);
 	buf = bp_descend(index, bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
 	bp_count_index_search(scan);
 	for (;;)
@@ -742,11 +686,7 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 
 		CHECK_FOR_INTERRUPTS();
 		visit.ntids = 0;
-		collect_leaf(page, visit.skip_dead ?
-					 bp_leaf_region_for_scan(page, width, so->region_copy,
-											 so->region_size) :
-					 bp_leaf_region(page, width),
-					 &so->keys, width, &visit);
+		collect_leaf(page, so, &visit);
 		last = !(opaque->flags & BP_HAS_HIGH) ||
 			bp_above_range(bp_page_highkey(page, width), &so->keys);
 		memcpy(so->bound, bp_page_highkey(page, width), width);

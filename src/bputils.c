@@ -28,8 +28,8 @@
 #define BP_OPAQUE_SIZE	MAXALIGN(sizeof(BpPageOpaqueData))
 
 /* Raise the error for a page that is not what bpindex wrote. */
-static void
-report_corrupted(Relation index, BlockNumber blkno, const char *detail)
+void
+bp_report_corrupted(Relation index, BlockNumber blkno, const char *detail)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INDEX_CORRUPTED),
@@ -120,6 +120,7 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 	desc->width = bp_slot_layout(desc->natts, lengths, desc->att_byval, aligns,
 								 desc->att_offset);
 	init_itup_layout(desc, aligns);
+	bp_leaf_init_columns(desc);
 }
 
 /* Compare column i of two slots, neither NULL. */
@@ -263,29 +264,10 @@ bp_page_content_size(void)
 }
 
 /* Offset in the content of what follows the two fence keys. */
-static Size
-fences_size(uint16 width)
+Size
+bp_fences_size(uint16 width)
 {
 	return MAXALIGN(2 * (Size) width);
-}
-
-/*
- * Bytes of a leaf's dead-mark area: one bit for every slot that the space
- * after the fences could hold.
- */
-static Size
-dead_marks_size(uint16 width)
-{
-	Size		slots = (bp_page_content_size() - fences_size(width)) / width;
-
-	return (slots + 7) / 8;
-}
-
-/* Bytes of the BPA region of a leaf. */
-Size
-bp_leaf_region_size(uint16 width)
-{
-	return bp_page_content_size() - fences_size(width) - dead_marks_size(width);
 }
 
 /* Byte offset, after the fences, of the pivots of an internal page. */
@@ -299,7 +281,7 @@ pivots_offset(int capacity)
 int
 bp_internal_capacity(uint16 width)
 {
-	Size		room = bp_page_content_size() - fences_size(width);
+	Size		room = bp_page_content_size() - bp_fences_size(width);
 	int			capacity = (int) (room / (width + sizeof(BlockNumber)));
 
 	while (capacity > 0 &&
@@ -309,13 +291,15 @@ bp_internal_capacity(uint16 width)
 }
 
 /*
- * The leaf layout for entries of this width under these options (0 for
- * log_size or block_size: automatic).  False if it does not fit a leaf.
+ * The leaf layout for entries of this width in a region of region_room
+ * bytes under these options (0 for log_size or block_size: automatic).
+ * False if it does not fit.
  */
 bool
-bp_choose_leaf_layout(const BpOptions *opts, uint16 width, BpaLayout *layout)
+bp_choose_leaf_layout(const BpOptions *opts, uint16 width, Size region_room,
+					  BpaLayout *layout)
 {
-	Size		region = bp_leaf_region_size(width);
+	Size		region = region_room;
 	bool		fits;
 
 	if (opts->block_size > 0)
@@ -400,36 +384,6 @@ bp_init_page(Page page, uint16 flags, uint16 level)
 	opaque->page_id = BP_PAGE_ID;
 }
 
-/*
- * Fill page as a leaf holding n sorted entries, with the given fences,
- * spread evenly over the blocks, or packed into the first blocks.
- */
-void
-bp_fill_leaf(Page page, const BpSlotDesc *desc, const BpaLayout *layout,
-			 const char *items, int n, const char *lowkey, const char *highkey,
-			 bool packed)
-{
-	uint16		flags = BP_LEAF;
-	char	   *region;
-
-	if (lowkey)
-		flags |= BP_HAS_LOW;
-	if (highkey)
-		flags |= BP_HAS_HIGH;
-	bp_init_page(page, flags, 0);
-	if (lowkey)
-		memcpy(bp_page_lowkey(page), lowkey, desc->width);
-	if (highkey)
-		memcpy(bp_page_highkey(page, desc->width), highkey, desc->width);
-	((PageHeader) page)->pd_lower -= dead_marks_size(desc->width);
-	region = bp_leaf_region(page, desc->width);
-	bpa_init(region, layout);
-	if (packed)
-		bpa_build_packed(region, items, n);
-	else
-		bpa_build(region, items, n);
-}
-
 /* Is page a deleted bpindex page? */
 bool
 bp_page_deleted(Page page)
@@ -441,7 +395,7 @@ bp_page_deleted(Page page)
 BpDeletedData *
 bp_page_deleted_data(Page page, uint16 width)
 {
-	return (BpDeletedData *) (PageGetContents(page) + fences_size(width));
+	return (BpDeletedData *) (PageGetContents(page) + bp_fences_size(width));
 }
 
 /*
@@ -550,133 +504,11 @@ bp_slot_within_fences(Page page, const BpSlotDesc *desc, const char *slot)
 	return true;
 }
 
-/* The BPA region of a leaf page. */
-char *
-bp_leaf_region(Page page, uint16 width)
-{
-	return PageGetContents(page) + fences_size(width);
-}
-
-/*
- * The dead marks of a leaf: bit i is set when the i-th slot of its BPA
- * region (counting the log, the header and the blocks as one array) holds
- * an entry whose heap tuple a scan found dead to everyone.  They lie in
- * the page's hole, between pd_lower and pd_upper, which WAL records never
- * carry: generic WAL zeroes the hole on every page it changes and replays,
- * full-page images leave it out, and wal_consistency_checking masks it.
- * So the marks are hints, set without WAL, lost with any change that moves
- * entries (bp_install_page and splits clear them).
- */
-static uint8 *
-leaf_dead_marks(Page page)
-{
-	return (uint8 *) page + ((PageHeader) page)->pd_lower;
-}
-
-/* Position of a stored slot of a leaf's region in its dead marks. */
-static Size
-dead_mark_position(const char *region, const char *stored, uint16 width)
-{
-	return (stored - bpa_log_entry(region, 0)) / width;
-}
-
-/* Does any entry of the leaf carry a dead mark? */
-bool
-bp_leaf_has_dead_marks(Page page)
-{
-	const uint8 *marks = leaf_dead_marks(page);
-	Size		n = ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower;
-
-	for (Size i = 0; i < n; i++)
-		if (marks[i] != 0)
-			return true;
-	return false;
-}
-
-/* Mark the entry stored at stored, in page's region, dead (a hint). */
-void
-bp_leaf_set_dead_mark(Page page, uint16 width, const char *stored)
-{
-	Size		i = dead_mark_position(bp_leaf_region(page, width), stored, width);
-
-	leaf_dead_marks(page)[i / 8] |= (uint8) (1 << (i % 8));
-}
-
-/* Forget every dead mark of a leaf. */
-void
-bp_leaf_clear_dead_marks(Page page)
-{
-	memset(leaf_dead_marks(page), 0,
-		   ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower);
-}
-
-/*
- * Problems of a leaf's dead marks, or NULL: a stored slot with the dead
- * bit of its TID set (only copies carry it), or a mark on a position that
- * holds no entry (an append there would inherit it).
- */
-const char *
-bp_leaf_check_dead_marks(Page page, uint16 width)
-{
-	const char *region = bp_leaf_region(page, width);
-	const uint8 *marks = leaf_dead_marks(page);
-	Size		nbytes = ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower;
-	uint8	   *occupied = palloc0(nbytes);
-	const char *problem = NULL;
-
-	for (int b = -1; b < bpa_used_blocks(region); b++)
-	{
-		int			n = b < 0 ? bpa_log_count(region) : bpa_block_count(region, b);
-
-		for (int i = 0; i < n; i++)
-		{
-			const char *slot = b < 0 ? bpa_log_entry(region, i) :
-				bpa_block_entry(region, b, i);
-			Size		pos = dead_mark_position(region, slot, width);
-
-			if (bp_slot_dead(slot))
-				problem = "a stored entry has the dead bit of its TID set";
-			occupied[pos / 8] |= (uint8) (1 << (pos % 8));
-		}
-	}
-	for (Size i = 0; i < nbytes && problem == NULL; i++)
-		if (marks[i] & ~occupied[i])
-			problem = "a dead mark lies on a slot that holds no entry";
-	pfree(occupied);
-	return problem;
-}
-
-/*
- * The BPA region of a leaf as a scan should see it: the page's own when
- * no entry carries a dead mark, else a copy of it in copy (room for
- * region_size bytes) whose marked entries have the dead bit of their TID
- * set (bp_slot_dead).
- */
-const char *
-bp_leaf_region_for_scan(Page page, uint16 width, char *copy, Size region_size)
-{
-	const char *region = bp_leaf_region(page, width);
-	const uint8 *marks = leaf_dead_marks(page);
-	Size		nslots = (region_size - (bpa_log_entry(region, 0) - region)) / width;
-
-	if (!bp_leaf_has_dead_marks(page))
-		return region;
-	memcpy(copy, region, region_size);
-	for (Size i = 0; i < nslots; i++)
-		if (marks[i / 8] & (1 << (i % 8)))
-		{
-			char	   *slot = (char *) bpa_log_entry(copy, 0) + i * width;
-
-			((ItemPointerData *) slot)->ip_posid |= BP_TID_DEAD_BIT;
-		}
-	return copy;
-}
-
 /* The header of an internal page. */
 BpInternalHeader *
 bp_internal_header(Page page, uint16 width)
 {
-	return (BpInternalHeader *) (PageGetContents(page) + fences_size(width));
+	return (BpInternalHeader *) (PageGetContents(page) + bp_fences_size(width));
 }
 
 /* The child block numbers of an internal page. */
@@ -721,42 +553,31 @@ bp_check_page(Relation index, Buffer buf, Page page)
 	uint16		kind;
 
 	if (PageIsNew(page))
-		report_corrupted(index, blkno, "The page is uninitialized.");
+		bp_report_corrupted(index, blkno, "The page is uninitialized.");
 	if (PageGetSpecialSize(page) != BP_OPAQUE_SIZE)
-		report_corrupted(index, blkno, "The special space has the wrong size.");
+		bp_report_corrupted(index, blkno, "The special space has the wrong size.");
 	opaque = BpPageGetOpaque(page);
 	if (opaque->page_id != BP_PAGE_ID)
-		report_corrupted(index, blkno, "The page identifier is wrong.");
+		bp_report_corrupted(index, blkno, "The page identifier is wrong.");
 	kind = opaque->flags & BP_KIND_MASK;
 	if (kind != BP_META && kind != BP_LEAF && kind != BP_INTERNAL)
-		report_corrupted(index, blkno, "The page kind is invalid.");
+		bp_report_corrupted(index, blkno, "The page kind is invalid.");
 	if ((kind == BP_META) != (blkno == BP_METAPAGE_BLKNO))
-		report_corrupted(index, blkno, "The metapage is misplaced.");
+		bp_report_corrupted(index, blkno, "The metapage is misplaced.");
 	if (opaque->flags & BP_DELETED)
 	{
 		/* a deleted page keeps only its fences, right-link and xid */
 		if (kind == BP_META || (kind == BP_LEAF) != (opaque->level == 0) ||
 			(opaque->flags & BP_INCOMPLETE_SPLIT) ||
 			!(opaque->flags & BP_HAS_HIGH))
-			report_corrupted(index, blkno, "The deleted page is invalid.");
+			bp_report_corrupted(index, blkno, "The deleted page is invalid.");
 	}
 	else if (kind == BP_LEAF)
 	{
-		BpIndexState *state = bp_get_state(index);
-		const char *region = bp_leaf_region(page, state->slot.width);
-		const char *problem = bpa_check_shape(region, state->leaf_region_size);
+		const char *problem = bp_leaf_check_shape(page, &bp_get_state(index)->slot);
 
-		if (problem == NULL &&
-			memcmp(bpa_layout(region), &state->meta.leaf_layout,
-				   sizeof(BpaLayout)) != 0)
-			problem = "leaf layout differs from the metapage";
-		if (problem == NULL &&
-			(((PageHeader) page)->pd_upper != ((PageHeader) page)->pd_special ||
-			 ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower !=
-			 dead_marks_size(state->slot.width)))
-			problem = "the dead-mark area of the leaf is misplaced";
 		if (problem != NULL)
-			report_corrupted(index, blkno, problem);
+			bp_report_corrupted(index, blkno, problem);
 	}
 	else if (kind == BP_INTERNAL)
 	{
@@ -766,7 +587,7 @@ bp_check_page(Relation index, Buffer buf, Page page)
 		if (header->capacity != state->meta.internal_capacity ||
 			header->nitems < 1 || header->nitems > header->capacity ||
 			opaque->level == 0)
-			report_corrupted(index, blkno, "The internal page header is invalid.");
+			bp_report_corrupted(index, blkno, "The internal page header is invalid.");
 	}
 }
 
@@ -850,21 +671,23 @@ bp_get_state(Relation index)
 		meta.slot_width != state->slot.width ||
 		!bpa_layout_valid(&meta.leaf_layout) ||
 		meta.leaf_layout.slot_width != state->slot.width ||
-		bpa_region_size(&meta.leaf_layout) > bp_leaf_region_size(state->slot.width) ||
+		bpa_region_size(&meta.leaf_layout) >
+		bp_leaf_region_room(&state->slot, state->slot.width) ||
 		meta.internal_capacity != bp_internal_capacity(state->slot.width))
 	{
 		pfree(state);
-		report_corrupted(index, BP_METAPAGE_BLKNO,
+		bp_report_corrupted(index, BP_METAPAGE_BLKNO,
 						 "The metapage does not match the index definition.");
 	}
 	state->meta = meta;
-	state->leaf_region_size = bp_leaf_region_size(state->slot.width);
+	state->options = bp_index_options(index);
 	state->cached_leaf = InvalidBlockNumber;
 	/* the metapage just read gives the root: the first descent needs no reread */
 	state->cached_root = meta.root;
 	state->cached_root_level = meta.root_level;
-	state->scratch = MemoryContextAlloc(index->rd_indexcxt,
-										bpa_scratch_size(&meta.leaf_layout));
+	old = MemoryContextSwitchTo(index->rd_indexcxt);
+	bp_leaf_work_init(&state->work, &state->slot);
+	MemoryContextSwitchTo(old);
 	index->rd_amcache = state;
 	return state;
 }

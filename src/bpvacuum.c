@@ -30,16 +30,6 @@
 
 #include "bpindex.h"
 
-/* Entries of one leaf that VACUUM found dead. */
-typedef struct DeadEntries
-{
-	IndexBulkDeleteCallback callback;
-	void	   *callback_state;
-	uint16		width;
-	char	   *slots;
-	int			n;
-} DeadEntries;
-
 /* go_right that never moves right: descends to the leftmost leaf. */
 static bool
 leftmost(const void *slot, void *arg)
@@ -47,43 +37,52 @@ leftmost(const void *slot, void *arg)
 	return false;
 }
 
-/* Remember an entry whose heap tuple is dead. */
-static void
-collect_dead(const void *slot, void *arg)
+/* Callback of a VACUUM for bp_leaf_collect_dead. */
+typedef struct DeadCallback
 {
-	DeadEntries *dead = (DeadEntries *) arg;
-	ItemPointerData tid = bp_slot_tid(slot);
+	IndexBulkDeleteCallback callback;
+	void	   *callback_state;
+} DeadCallback;
 
-	if (dead->callback(&tid, dead->callback_state))
-		memcpy(dead->slots + (Size) dead->n++ * dead->width, slot, dead->width);
+/* Is the heap tuple of tid dead? */
+static bool
+tid_is_dead(ItemPointer tid, void *arg)
+{
+	DeadCallback *dead = (DeadCallback *) arg;
+
+	return dead->callback(tid, dead->callback_state);
 }
 
-/* Remove the dead entries of one leaf, locked for cleanup. */
-static void
-remove_dead(Relation index, Buffer buf, DeadEntries *dead,
+/*
+ * Remove the dead entries of one leaf, locked for cleanup; returns its
+ * entries left.
+ */
+static int
+remove_dead(Relation index, Buffer buf, DeadCallback *dead,
 			IndexBulkDeleteResult *stats)
 {
 	BpIndexState *state = bp_get_state(index);
-	char	   *region = bp_leaf_region(BufferGetPage(buf), dead->width);
+	BpLeaf		leaf;
+	int			n;
 
-	dead->n = 0;
-	bpa_map(region, NULL, NULL, NULL, collect_dead, dead);
-	if (dead->n > 0)
+	bp_leaf_open(&leaf, BufferGetPage(buf), &state->slot);
+	n = bp_leaf_collect_dead(&leaf, tid_is_dead, dead, state->work.stored);
+	if (n > 0)
 	{
 		PGAlignedBlock copy;
+		BpLeaf		copy_leaf;
 
 		memcpy(copy.data, BufferGetPage(buf), BLCKSZ);
-		region = bp_leaf_region(copy.data, dead->width);
-		for (int i = 0; i < dead->n; i++)
-			if (!bpa_remove(region, dead->slots + (Size) i * dead->width,
-							bp_compare_slots, &state->slot))
-				elog(ERROR, "entry vanished from bpindex index \"%s\" during VACUUM",
-					 RelationGetRelationName(index));
+		bp_leaf_open(&copy_leaf, copy.data, &state->slot);
+		if (!bp_leaf_remove_stored(&copy_leaf, state->work.stored, n))
+			elog(ERROR, "entry vanished from bpindex index \"%s\" during VACUUM",
+				 RelationGetRelationName(index));
 		bp_install_page(index, buf, copy.data);
-		region = bp_leaf_region(BufferGetPage(buf), dead->width);
-		stats->tuples_removed += dead->n;
+		bp_leaf_open(&leaf, BufferGetPage(buf), &state->slot);
+		stats->tuples_removed += n;
 	}
-	stats->num_index_tuples += bpa_count(region);
+	stats->num_index_tuples += bp_leaf_count(&leaf);
+	return bp_leaf_count(&leaf);
 }
 
 /* ambulkdelete: remove the entries of dead heap tuples, leaf by leaf. */
@@ -92,9 +91,7 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 			  IndexBulkDeleteCallback callback, void *callback_state)
 {
 	Relation	index = info->index;
-	BpIndexState *state = bp_get_state(index);
-	const BpaLayout *layout = &state->meta.leaf_layout;
-	DeadEntries dead;
+	DeadCallback dead;
 	Buffer		buf;
 	BlockNumber next;
 
@@ -103,10 +100,6 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	stats->num_index_tuples = 0;
 	dead.callback = callback;
 	dead.callback_state = callback_state;
-	dead.width = state->slot.width;
-	dead.slots = palloc((Size) (layout->log_size +
-								layout->num_blocks * layout->block_size) *
-						dead.width);
 
 	buf = bp_descend(index, leftmost, NULL, BUFFER_LOCK_SHARE);
 	next = BufferGetBlockNumber(buf);
@@ -132,9 +125,8 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 			buf = bp_read_buffer_for_cleanup(index, next);
 			continue;
 		}
-		remove_dead(index, buf, &dead, stats);
-		empty = !last && !(opaque->flags & BP_INCOMPLETE_SPLIT) &&
-			bpa_count(bp_leaf_region(BufferGetPage(buf), dead.width)) == 0;
+		empty = remove_dead(index, buf, &dead, stats) == 0 && !last &&
+			!(opaque->flags & BP_INCOMPLETE_SPLIT);
 		UnlockReleaseBuffer(buf);
 		if (empty && bp_delete_empty_leaf(index, blkno))
 		{
@@ -145,7 +137,6 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 			break;
 		buf = bp_read_buffer_for_cleanup(index, next);
 	}
-	pfree(dead.slots);
 	stats->num_pages = RelationGetNumberOfBlocks(index);
 	return stats;
 }
@@ -154,7 +145,7 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 static double
 count_entries(Relation index)
 {
-	uint16		width = bp_get_state(index)->slot.width;
+	BpSlotDesc	desc = bp_get_state(index)->slot;
 	double		total = 0;
 	Buffer		buf = bp_descend(index, leftmost, NULL, BUFFER_LOCK_SHARE);
 
@@ -167,7 +158,12 @@ count_entries(Relation index)
 
 		bp_vacuum_delay_point();
 		if (!(opaque->flags & BP_DELETED))
-			total += bpa_count(bp_leaf_region(page, width));
+		{
+			BpLeaf		leaf;
+
+			bp_leaf_open(&leaf, page, &desc);
+			total += bp_leaf_count(&leaf);
+		}
 		UnlockReleaseBuffer(buf);
 		if (last)
 			break;

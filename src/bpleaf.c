@@ -1,0 +1,1291 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpleaf.c
+ *	  The one owner of a leaf's bytes: its layout, its codec, its dead marks,
+ *	  and every read and write of its entries.
+ *
+ * A leaf page holds, after the page header:
+ *
+ *	 low key | high key		two logical slots (the fences)
+ *	 BpLeafHeader			the leaf's encoding
+ *	 codec					bpc_stored_size(natts) bytes (bpcodec.h)
+ *	 BPA region				entries of the leaf's own width
+ *	 dead marks				in the page's hole, up to the special space
+ *
+ * An encoding is packed (entries encoded by the codec, ordered by memcmp)
+ * or plain (entries are logical slots, ordered by the operator classes).
+ * Every leaf chooses its own when it is filled (build, split, re-encode):
+ * packed whenever the index's columns have order-preserving images and
+ * the codec is narrower than a logical slot, plain otherwise (and for the
+ * rare float keys that have no image: -0 and NaNs other than the one
+ * PostgreSQL makes, whose bits an index must give back unchanged).
+ *
+ * The rest of the access method reads and writes entries as logical slots
+ * through the functions below and never sees an encoded entry, except
+ * the insert path, which hands the BPA an entry encoded by
+ * bp_leaf_encode() (and learns from it when the leaf must re-encode).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/itup.h"
+#include "utils/float.h"
+#include "utils/memutils.h"
+
+#include "bpindex.h"
+
+/* The leaf's encoding, after its fences. */
+typedef struct BpLeafHeader
+{
+	uint8		encoding;		/* BP_LEAF_PLAIN or BP_LEAF_PACKED */
+	uint8		reserved[7];
+} BpLeafHeader;
+
+#define SIGN64		(UINT64CONST(1) << 63)
+
+/* Bytes of a leaf page before its BPA region, for natts columns. */
+static Size
+prefix_size(int natts, uint16 slot_width)
+{
+	return bp_fences_size(slot_width) + sizeof(BpLeafHeader) +
+		bpc_stored_size(natts);
+}
+
+/* Bytes of a leaf page before its BPA region. */
+static Size
+leaf_prefix_size(const BpSlotDesc *desc)
+{
+	return prefix_size(desc->natts, desc->width);
+}
+
+/* Bytes of the dead marks of a leaf whose entries take width bytes. */
+static Size
+marks_size(Size prefix, uint16 width)
+{
+	return ((bp_page_content_size() - prefix) / width + 7) / 8;
+}
+
+/* Bytes of the dead marks of a leaf whose entries take width bytes. */
+static Size
+dead_marks_size(const BpSlotDesc *desc, uint16 width)
+{
+	return marks_size(leaf_prefix_size(desc), width);
+}
+
+/*
+ * Bytes a leaf of an index of natts columns and slot_width-byte logical
+ * slots has for its BPA region when its entries take entry_width bytes.
+ */
+Size
+bp_leaf_room(int natts, uint16 slot_width, uint16 entry_width)
+{
+	Size		prefix = prefix_size(natts, slot_width);
+
+	return bp_page_content_size() - prefix - marks_size(prefix, entry_width);
+}
+
+/* Bytes a leaf whose entries take width bytes has for its BPA region. */
+Size
+bp_leaf_region_room(const BpSlotDesc *desc, uint16 width)
+{
+	return bp_leaf_room(desc->natts, desc->width, width);
+}
+
+/*
+ * The layout of a plain leaf (logical slots of width bytes, natts columns)
+ * under these options; false if it does not fit.
+ */
+bool
+bp_choose_plain_layout(const BpOptions *opts, int natts, uint16 width,
+					   BpaLayout *layout)
+{
+	return bp_choose_leaf_layout(opts, width, bp_leaf_room(natts, width, width),
+								 layout);
+}
+
+/* The leaf header of a leaf page. */
+static BpLeafHeader *
+leaf_header(Page page, const BpSlotDesc *desc)
+{
+	return (BpLeafHeader *) (PageGetContents(page) + bp_fences_size(desc->width));
+}
+
+/* The stored codec of a leaf page. */
+static uint8 *
+leaf_codec_bytes(Page page, const BpSlotDesc *desc)
+{
+	return (uint8 *) leaf_header(page, desc) + sizeof(BpLeafHeader);
+}
+
+/* The BPA region of a leaf page. */
+static char *
+leaf_region(Page page, const BpSlotDesc *desc)
+{
+	return PageGetContents(page) + leaf_prefix_size(desc);
+}
+
+/*
+ * Which columns can be packed, and how: every column needs an
+ * order-preserving image (integer-like, float, bool) or bytewise order
+ * (uuid).
+ */
+void
+bp_leaf_init_columns(BpSlotDesc *desc)
+{
+	desc->packable = desc->natts <= BPC_MAX_COLUMNS;
+	desc->columns.natts = desc->natts;
+	for (int i = 0; i < desc->natts; i++)
+	{
+		desc->columns.kind[i] = BPC_INTEGER;
+		desc->columns.length[i] = 0;
+		if (desc->cmp_kind[i] == BP_CMP_BYTES && desc->att_len[i] <= BPC_MAX_BYTES)
+		{
+			desc->columns.kind[i] = BPC_BYTES;
+			desc->columns.length[i] = (uint8) desc->att_len[i];
+		}
+		else if (desc->cmp_kind[i] == BP_CMP_FMGR || desc->cmp_kind[i] == BP_CMP_BYTES)
+			desc->packable = false;
+	}
+}
+
+/* The order-preserving image of a float's bits (sign flipped). */
+static inline uint64
+float_image(uint64 bits, uint64 sign)
+{
+	return (bits & sign) ? ~bits & (sign | (sign - 1)) : bits | sign;
+}
+
+/* The bits of a float from its image. */
+static inline uint64
+float_bits(uint64 image, uint64 sign)
+{
+	return (image & sign) ? image & ~sign : ~image & (sign | (sign - 1));
+}
+
+/*
+ * The image of a column value stored at p.  exact: false for a float the
+ * image cannot give back bit for bit (-0, a NaN other than PostgreSQL's);
+ * otherwise those map to the image of a value equal to them (0, NaN).
+ */
+static bool
+value_image(BpCompareKind kind, const char *p, bool exact, uint64 *image)
+{
+	switch (kind)
+	{
+		case BP_CMP_INT2:
+			*image = (uint64) (int64) DatumGetInt16(bp_fetch_byval(p, 2)) ^ SIGN64;
+			return true;
+		case BP_CMP_INT4:
+			*image = (uint64) (int64) DatumGetInt32(bp_fetch_byval(p, 4)) ^ SIGN64;
+			return true;
+		case BP_CMP_INT8:
+			*image = (uint64) DatumGetInt64(bp_fetch_byval(p, 8)) ^ SIGN64;
+			return true;
+		case BP_CMP_UINT32:
+			*image = DatumGetObjectId(bp_fetch_byval(p, 4));
+			return true;
+		case BP_CMP_BOOL:
+			*image = *p != 0;
+			return true;
+		case BP_CMP_FLOAT4:
+			{
+				uint32		bits;
+				float4		v;
+				float4		nan = get_float4_nan();
+
+				memcpy(&bits, p, 4);
+				memcpy(&v, p, 4);
+				if ((isnan(v) && memcmp(&v, &nan, 4) != 0) ||
+					(v == 0 && (bits & 0x80000000)))
+				{
+					if (exact)
+						return false;
+					bits = 0;
+					if (isnan(v))
+						memcpy(&bits, &nan, 4);
+				}
+				*image = float_image(bits, UINT64CONST(0x80000000));
+				return true;
+			}
+		case BP_CMP_FLOAT8:
+			{
+				uint64		bits;
+				float8		v;
+				float8		nan = get_float8_nan();
+
+				memcpy(&bits, p, 8);
+				memcpy(&v, p, 8);
+				if ((isnan(v) && memcmp(&v, &nan, 8) != 0) ||
+					(v == 0 && (bits & SIGN64)))
+				{
+					if (exact)
+						return false;
+					bits = 0;
+					if (isnan(v))
+						memcpy(&bits, &nan, 8);
+				}
+				*image = float_image(bits, SIGN64);
+				return true;
+			}
+		case BP_CMP_BYTES:
+		case BP_CMP_FMGR:
+			break;
+	}
+	return false;
+}
+
+/* Store at p the column value whose image is image. */
+static void
+store_image(BpCompareKind kind, uint64 image, char *p)
+{
+	switch (kind)
+	{
+		case BP_CMP_INT2:
+			{
+				int16		v = (int16) (int64) (image ^ SIGN64);
+
+				memcpy(p, &v, 2);
+				break;
+			}
+		case BP_CMP_INT4:
+			{
+				int32		v = (int32) (int64) (image ^ SIGN64);
+
+				memcpy(p, &v, 4);
+				break;
+			}
+		case BP_CMP_INT8:
+			{
+				int64		v = (int64) (image ^ SIGN64);
+
+				memcpy(p, &v, 8);
+				break;
+			}
+		case BP_CMP_UINT32:
+			{
+				uint32		v = (uint32) image;
+
+				memcpy(p, &v, 4);
+				break;
+			}
+		case BP_CMP_BOOL:
+			*p = image != 0;
+			break;
+		case BP_CMP_FLOAT4:
+			{
+				uint32		bits = (uint32) float_bits(image, UINT64CONST(0x80000000));
+
+				memcpy(p, &bits, 4);
+				break;
+			}
+		case BP_CMP_FLOAT8:
+			{
+				uint64		bits = float_bits(image, SIGN64);
+
+				memcpy(p, &bits, 8);
+				break;
+			}
+		case BP_CMP_BYTES:
+		case BP_CMP_FMGR:
+			elog(ERROR, "bpindex: no image for comparison kind %d", kind);
+	}
+}
+
+/*
+ * The codec's view of a logical slot: its column values and heap TID.
+ * False if a column has no image.
+ */
+static bool
+slot_values(const BpSlotDesc *desc, const char *slot, BpcValue *values,
+			uint32 *block, uint16 *offset)
+{
+	ItemPointerData tid = bp_slot_tid(slot);
+
+	*block = ItemPointerGetBlockNumberNoCheck(&tid);
+	*offset = ItemPointerGetOffsetNumberNoCheck(&tid);
+	for (int i = 0; i < desc->natts; i++)
+	{
+		const char *p = slot + desc->att_offset[i];
+
+		values[i].isnull = bp_slot_isnull(desc, slot, i);
+		values[i].image = 0;
+		if (values[i].isnull)
+			continue;
+		if (desc->columns.kind[i] == BPC_BYTES)
+			memcpy(values[i].bytes, p, desc->columns.length[i]);
+		else if (!value_image(desc->cmp_kind[i], p, true, &values[i].image))
+			return false;
+	}
+	return true;
+}
+
+/* Decode an encoded entry of leaf into the logical slot out. */
+static void
+decode_entry(const BpLeaf *leaf, const char *encoded, char *out)
+{
+	const BpSlotDesc *desc = leaf->desc;
+	BpcValue	values[BPC_MAX_COLUMNS];
+	uint32		block;
+	uint16		offset;
+	ItemPointer tid = (ItemPointer) out;
+
+	bpc_decode(&leaf->codec, (const uint8 *) encoded, values, &block, &offset);
+	memset(out, 0, desc->width);
+	ItemPointerSetBlockNumber(tid, block);
+	tid->ip_posid = offset;
+	for (int i = 0; i < desc->natts; i++)
+	{
+		char	   *p = out + desc->att_offset[i];
+
+		if (values[i].isnull)
+		{
+			if (desc->nulls_in_tid)
+				tid->ip_posid |= (uint16) (1 << (BP_TID_NULL_SHIFT + i));
+			else
+				((uint8 *) out)[desc->null_offset + i / 8] |= (uint8) (1 << (i % 8));
+		}
+		else if (desc->columns.kind[i] == BPC_BYTES)
+			memcpy(p, values[i].bytes, desc->columns.length[i]);
+		else
+			store_image(desc->cmp_kind[i], values[i].image, p);
+	}
+}
+
+/* Comparator of packed entries: memcmp over the codec's width. */
+static int
+compare_packed(const void *a, const void *b, void *arg)
+{
+	int			c = memcmp(a, b, *(const uint16 *) arg);
+
+	return (c > 0) - (c < 0);
+}
+
+/* Open the leaf in page for reading and writing its entries. */
+void
+bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
+{
+	leaf->page = page;
+	leaf->desc = desc;
+	leaf->region = leaf_region(page, desc);
+	leaf->packed = leaf_header(page, desc)->encoding == BP_LEAF_PACKED;
+	if (leaf->packed)
+	{
+		const char *problem = bpc_load(leaf_codec_bytes(page, desc),
+									   desc->natts, &desc->columns,
+									   &leaf->codec);
+
+		if (problem)
+			elog(ERROR, "bpindex: %s", problem);
+		leaf->width = leaf->codec.width;
+		leaf->compare = compare_packed;
+		leaf->compare_arg = &leaf->codec.width;
+	}
+	else
+	{
+		leaf->width = desc->width;
+		leaf->compare = bp_compare_slots;
+		leaf->compare_arg = (void *) desc;
+	}
+}
+
+/*
+ * Problems of the encoding and region shape of a leaf page, or NULL:
+ * what bp_check_page verifies before anyone reads a leaf.
+ */
+const char *
+bp_leaf_check_shape(Page page, const BpSlotDesc *desc)
+{
+	uint8		encoding = leaf_header(page, desc)->encoding;
+	uint16		width = desc->width;
+	const char *problem;
+	const BpaLayout *layout;
+	PageHeader	header = (PageHeader) page;
+
+	if (encoding == BP_LEAF_PACKED)
+	{
+		BpCodec		codec;
+
+		if (!desc->packable)
+			return "a leaf of an index without packed leaves is packed";
+		problem = bpc_load(leaf_codec_bytes(page, desc), desc->natts,
+						   &desc->columns, &codec);
+		if (problem)
+			return problem;
+		width = codec.width;
+	}
+	else if (encoding != BP_LEAF_PLAIN)
+		return "the leaf's encoding is invalid";
+	problem = bpa_check_shape(leaf_region(page, desc),
+							  bp_leaf_region_room(desc, Max(width, 2)));
+	if (problem)
+		return problem;
+	layout = bpa_layout(leaf_region(page, desc));
+	if (layout->slot_width != width)
+		return "the leaf's region and codec disagree on the entry width";
+	if (header->pd_upper != header->pd_special ||
+		header->pd_upper - header->pd_lower != dead_marks_size(desc, width))
+		return "the dead-mark area of the leaf is misplaced";
+	return NULL;
+}
+
+/* Entries of the leaf. */
+int
+bp_leaf_count(const BpLeaf *leaf)
+{
+	return bpa_count(leaf->region);
+}
+
+/* The layout of the leaf's BPA. */
+const BpaLayout *
+bp_leaf_layout(const BpLeaf *leaf)
+{
+	return bpa_layout(leaf->region);
+}
+
+/*
+ * The form of slot the leaf stores: the slot itself for a plain leaf, its
+ * encoding in out (room for a logical slot) for a packed one, or NULL if
+ * the leaf's codec cannot hold it (the leaf must re-encode).
+ */
+const char *
+bp_leaf_encode(const BpLeaf *leaf, const char *slot, char *out)
+{
+	BpcValue	values[BPC_MAX_COLUMNS];
+	uint32		block;
+	uint16		offset;
+
+	if (!leaf->packed)
+		return slot;
+	if (!slot_values(leaf->desc, slot, values, &block, &offset) ||
+		!bpc_encode(&leaf->codec, values, block, offset, (uint8 *) out))
+		return NULL;
+	return out;
+}
+
+/*
+ * The dead marks of a leaf: bit i is set when the i-th slot of its BPA
+ * region (counting the log, the header and the blocks as one array) holds
+ * an entry whose heap tuple a scan found dead to everyone.  They lie in
+ * the page's hole, between pd_lower and pd_upper, which WAL records never
+ * carry: generic WAL zeroes the hole on every page it changes and replays,
+ * full-page images leave it out, and wal_consistency_checking masks it.
+ * So the marks are hints, set without WAL, lost with any change that moves
+ * entries (bp_install_page and splits clear them).
+ */
+static uint8 *
+leaf_dead_marks(Page page)
+{
+	return (uint8 *) page + ((PageHeader) page)->pd_lower;
+}
+
+/* Position of a stored entry of the leaf in its dead marks. */
+static Size
+dead_mark_position(const BpLeaf *leaf, const char *stored)
+{
+	return (stored - bpa_log_entry(leaf->region, 0)) / leaf->width;
+}
+
+/* Does the stored entry carry a dead mark? */
+static bool
+has_dead_mark(const BpLeaf *leaf, const char *stored)
+{
+	Size		i = dead_mark_position(leaf, stored);
+
+	return (leaf_dead_marks(leaf->page)[i / 8] >> (i % 8)) & 1;
+}
+
+/* Does any entry of the leaf carry a dead mark? */
+bool
+bp_leaf_has_dead_marks(Page page)
+{
+	const uint8 *marks = leaf_dead_marks(page);
+	Size		n = ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower;
+
+	for (Size i = 0; i < n; i++)
+		if (marks[i] != 0)
+			return true;
+	return false;
+}
+
+/* Mark the entry stored at stored dead (a hint). */
+void
+bp_leaf_set_dead_mark(BpLeaf *leaf, const char *stored)
+{
+	Size		i = dead_mark_position(leaf, stored);
+
+	leaf_dead_marks(leaf->page)[i / 8] |= (uint8) (1 << (i % 8));
+}
+
+/* Forget every dead mark of a leaf. */
+void
+bp_leaf_clear_dead_marks(Page page)
+{
+	memset(leaf_dead_marks(page), 0,
+		   ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower);
+}
+
+/*
+ * Where a reader's predicates and visits see an encoded entry as a
+ * logical slot.
+ */
+typedef struct LeafReader
+{
+	BpLeaf	   *leaf;
+	bool		dead_marks;		/* set the dead bit of marked entries */
+	bool		any_marks;		/* the leaf has marks */
+	BpaPredicateFn before_start;
+	BpaPredicateFn after_end;
+	void	   *pred_arg;
+	BpaVisitFn	visit;
+	void	   *visit_arg;
+	char	   *slot;			/* one logical slot */
+} LeafReader;
+
+/*
+ * The logical slot of a stored entry as a reader sees it: decoded, with
+ * the dead bit set if it carries a mark and the reader wants marks.
+ */
+static const char *
+reader_slot(LeafReader *reader, const char *stored)
+{
+	BpLeaf	   *leaf = reader->leaf;
+	bool		dead = reader->any_marks && has_dead_mark(leaf, stored);
+
+	if (leaf->packed)
+		decode_entry(leaf, stored, reader->slot);
+	else if (dead)
+		memcpy(reader->slot, stored, leaf->width);
+	else
+		return stored;
+	if (dead)
+		((ItemPointer) reader->slot)->ip_posid |= BP_TID_DEAD_BIT;
+	return reader->slot;
+}
+
+/* Predicate on stored entries: before_start of the decoded slot. */
+static bool
+reader_before_start(const void *stored, void *arg)
+{
+	LeafReader *reader = (LeafReader *) arg;
+
+	decode_entry(reader->leaf, stored, reader->slot);
+	return reader->before_start(reader->slot, reader->pred_arg);
+}
+
+/* Predicate on stored entries: after_end of the decoded slot. */
+static bool
+reader_after_end(const void *stored, void *arg)
+{
+	LeafReader *reader = (LeafReader *) arg;
+
+	decode_entry(reader->leaf, stored, reader->slot);
+	return reader->after_end(reader->slot, reader->pred_arg);
+}
+
+/* Visit of a stored entry: the caller's visit of its logical slot. */
+static void
+reader_visit(const void *stored, void *arg)
+{
+	LeafReader *reader = (LeafReader *) arg;
+
+	reader->visit(reader_slot(reader, stored), reader->visit_arg);
+}
+
+/* Prepare a reader of leaf. */
+static void
+init_reader(LeafReader *reader, BpLeaf *leaf, bool dead_marks, char *slot)
+{
+	memset(reader, 0, sizeof(LeafReader));
+	reader->leaf = leaf;
+	reader->dead_marks = dead_marks;
+	reader->any_marks = dead_marks && bp_leaf_has_dead_marks(leaf->page);
+	reader->slot = slot;
+}
+
+/* Allocate the buffers of leaf reads for slots described by desc. */
+void
+bp_leaf_work_init(BpLeafWork *work, const BpSlotDesc *desc)
+{
+	work->scratch = palloc(BP_LEAF_SCRATCH_SIZE);
+	work->stored = palloc(BLCKSZ);
+	work->slot = palloc(desc->width);
+}
+
+/* Free the buffers of leaf reads. */
+void
+bp_leaf_work_free(BpLeafWork *work)
+{
+	pfree(work->scratch);
+	pfree(work->stored);
+	pfree(work->slot);
+}
+
+/* The leaf's scratch space for BPA operations, checked for size. */
+static char *
+leaf_scratch(const BpLeaf *leaf, BpLeafWork *work)
+{
+	if (bpa_scratch_size(bpa_layout(leaf->region)) > BP_LEAF_SCRATCH_SIZE)
+		elog(ERROR, "bpindex: leaf layout needs more scratch space than allocated");
+	return work->scratch;
+}
+
+/*
+ * Copy the leaf's entries into out as logical slots in ascending order,
+ * from the first for which before_start (on logical slots) is false, or
+ * all with before_start NULL; returns their count.  dead_marks: set the
+ * dead bit of marked entries.
+ */
+int
+bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start, void *arg,
+			   bool dead_marks, char *out, BpLeafWork *work)
+{
+	LeafReader	reader;
+	char	   *scratch = leaf_scratch(leaf, work);
+	char	   *stored = leaf->packed ? work->stored : out;
+	int			n;
+
+	init_reader(&reader, leaf, dead_marks, work->slot);
+	reader.before_start = before_start;
+	reader.pred_arg = arg;
+	n = bpa_sorted(leaf->region, leaf->compare, leaf->compare_arg,
+				   before_start == NULL ? NULL :
+				   leaf->packed ? reader_before_start : before_start,
+				   leaf->packed ? (void *) &reader : arg, stored, scratch);
+	if (!leaf->packed && !reader.any_marks)
+		return n;
+	/* positions of the marks are those of the region, not of the copy */
+	if (!leaf->packed)
+	{
+		for (int i = 0; i < n; i++)
+		{
+			char	   *slot = out + (Size) i * leaf->width;
+			const char *found = bpa_find(leaf->region, slot, leaf->compare,
+										 leaf->compare_arg);
+
+			if (found && has_dead_mark(leaf, found))
+				((ItemPointer) slot)->ip_posid |= BP_TID_DEAD_BIT;
+		}
+		return n;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		const char *entry = stored + (Size) i * leaf->width;
+		char	   *slot = out + (Size) i * leaf->desc->width;
+
+		decode_entry(leaf, entry, slot);
+		if (reader.any_marks)
+		{
+			const char *found = bpa_find(leaf->region, entry, leaf->compare,
+										 leaf->compare_arg);
+
+			if (found && has_dead_mark(leaf, found))
+				((ItemPointer) slot)->ip_posid |= BP_TID_DEAD_BIT;
+		}
+	}
+	return n;
+}
+
+/*
+ * Visit the leaf's entries, as logical slots, that may lie in the range
+ * the predicates (on logical slots, either may be NULL) bound: the log
+ * and the blocks the header selects, in no particular order.
+ */
+void
+bp_leaf_map(BpLeaf *leaf, BpaPredicateFn before_start, BpaPredicateFn after_end,
+			void *arg, bool dead_marks, BpaVisitFn visit, void *visit_arg,
+			BpLeafWork *work)
+{
+	LeafReader	reader;
+
+	init_reader(&reader, leaf, dead_marks, work->slot);
+	reader.before_start = before_start;
+	reader.after_end = after_end;
+	reader.pred_arg = arg;
+	reader.visit = visit;
+	reader.visit_arg = visit_arg;
+	if (!leaf->packed)
+	{
+		if (!reader.any_marks)
+		{
+			bpa_map(leaf->region, before_start, after_end, arg, visit, visit_arg);
+			return;
+		}
+		/* predicates see the stored slots, visits the marked copies */
+		bpa_map(leaf->region, before_start, after_end, arg, reader_visit, &reader);
+		return;
+	}
+	bpa_map(leaf->region, before_start ? reader_before_start : NULL,
+			after_end ? reader_after_end : NULL, &reader, reader_visit, &reader);
+}
+
+/* The codes of the first column that the range of keys admits. */
+typedef struct CodeRange
+{
+	uint64		lo;
+	uint64		hi;				/* lo > hi: none */
+} CodeRange;
+
+/* The image of a scan key's argument of the column's own type. */
+static uint64
+argument_image(const BpSlotDesc *desc, Datum argument)
+{
+	char		value[8];
+	uint64		image;
+
+	switch (desc->att_len[0])
+	{
+		case 1:
+			value[0] = DatumGetChar(argument);
+			break;
+		case 2:
+			{
+				int16		v = DatumGetInt16(argument);
+
+				memcpy(value, &v, 2);
+				break;
+			}
+		case 4:
+			{
+				int32		v = DatumGetInt32(argument);
+
+				memcpy(value, &v, 4);
+				break;
+			}
+		default:
+			{
+				int64		v = DatumGetInt64(argument);
+
+				memcpy(value, &v, 8);
+				break;
+			}
+	}
+	value_image(desc->cmp_kind[0], value, false, &image);
+	return image;
+}
+
+/*
+ * Narrow range to the codes of images v with below_limit <= sign(v - a)
+ * <= above_limit, a the key's image (see BpScanKey).
+ */
+static void
+narrow_codes(CodeRange *range, uint64 base, uint64 a, int below_limit,
+			 int above_limit)
+{
+	if (below_limit > 0 && a == PG_UINT64_MAX)
+		range->lo = PG_UINT64_MAX;	/* nothing lies above */
+	else if (below_limit >= 0)
+	{
+		uint64		lo = below_limit > 0 ? a + 1 : a;
+
+		range->lo = Max(range->lo, lo > base ? lo - base : 0);
+	}
+	if (above_limit < 0 && a == 0)
+		range->hi = 0, range->lo = Max(range->lo, 1);	/* nothing lies below */
+	else if (above_limit <= 0)
+	{
+		uint64		hi = above_limit < 0 ? a - 1 : a;
+
+		if (hi < base)
+			range->lo = Max(range->lo, 1), range->hi = 0;
+		else
+			range->hi = Min(range->hi, hi - base);
+	}
+}
+
+/*
+ * The range of first-column codes of a packed leaf inside the range of
+ * keys with first_column_inline (value keys on the first, integer-like
+ * column, with arguments of its type).
+ */
+static CodeRange
+first_column_codes(const BpLeaf *leaf, const BpScanKeys *keys)
+{
+	CodeRange	range = {0, bpc_max_code(leaf->codec.att_width[0])};
+
+	if (leaf->codec.att_flags[0] & BPC_ATT_CONST_NULL)
+		return (CodeRange) {1, 0};
+	for (int i = 0; i < keys->nkeys; i++)
+		narrow_codes(&range, leaf->codec.att_base[0],
+					 argument_image(leaf->desc, keys->keys[i].argument),
+					 keys->keys[i].below_limit, keys->keys[i].above_limit);
+	return range;
+}
+
+/* Where append_slot copies logical slots. */
+typedef struct SlotCopy
+{
+	char	   *out;
+	uint16		width;
+	int			n;
+} SlotCopy;
+
+/* Visit: append a logical slot to a SlotCopy. */
+static void
+append_slot(const void *slot, void *arg)
+{
+	SlotCopy   *copy = (SlotCopy *) arg;
+
+	memcpy(copy->out + (Size) copy->n++ * copy->width, slot, copy->width);
+}
+
+/* Where copy_run_inside collects the entries of a range. */
+typedef struct RangeCopy
+{
+	const BpLeaf *leaf;
+	const BpScanKeys *keys;
+	CodeRange	codes;			/* packed leaf, integer first column */
+	bool		by_code;
+	LeafReader *reader;
+	char	   *out;
+	int			n;
+} RangeCopy;
+
+/* Append the stored entries of one run that lie inside the range. */
+static void
+copy_run_inside(RangeCopy *copy, const char *run, int n)
+{
+	const BpLeaf *leaf = copy->leaf;
+	uint16		width = leaf->desc->width;
+
+	for (int i = 0; i < n; i++)
+	{
+		const char *stored = run + (Size) i * leaf->width;
+		const char *slot;
+
+		if (copy->by_code)
+		{
+			uint64		code = bpc_first_code(&leaf->codec, (const uint8 *) stored);
+
+			if (code < copy->codes.lo || code > copy->codes.hi)
+				continue;
+			slot = reader_slot(copy->reader, stored);
+		}
+		else
+		{
+			slot = reader_slot(copy->reader, stored);
+			if (!bp_inside_first_column(copy->keys, slot))
+				continue;
+		}
+		memcpy(copy->out + (Size) copy->n++ * width, slot, width);
+	}
+}
+
+/*
+ * Copy the leaf's entries inside the range of keys into out, unordered:
+ * the log and the blocks the header selects.  Keys with
+ * first_column_inline are tested inline (on a packed leaf, on the first
+ * column's code); others through bp_leaf_map.  Returns the count.
+ */
+int
+bp_leaf_copy_range(BpLeaf *leaf, const BpScanKeys *keys, bool dead_marks,
+				   char *out, BpLeafWork *work)
+{
+	LeafReader	reader;
+	RangeCopy	copy = {leaf, keys, {0, 0}, false, &reader, out, 0};
+	int			first;
+	int			end;
+
+	init_reader(&reader, leaf, dead_marks, work->slot);
+	reader.before_start = bp_below_range;
+	reader.after_end = bp_above_range;
+	reader.pred_arg = (void *) keys;
+	if (!keys->first_column_inline)
+	{
+		SlotCopy	all = {out, leaf->desc->width, 0};
+
+		bp_leaf_map(leaf, bp_below_range, bp_above_range, (void *) keys,
+					dead_marks, append_slot, &all, work);
+		return all.n;
+	}
+	if (leaf->packed && leaf->codec.att_kind[0] == BPC_INTEGER)
+	{
+		copy.by_code = true;
+		copy.codes = first_column_codes(leaf, keys);
+		if (copy.codes.lo > copy.codes.hi)
+			return 0;
+	}
+	copy_run_inside(&copy, bpa_log_entry(leaf->region, 0),
+					bpa_log_count(leaf->region));
+	if (leaf->packed)
+		bpa_candidate_blocks(leaf->region, reader_before_start, reader_after_end,
+							 &reader, &first, &end);
+	else
+		bpa_candidate_blocks(leaf->region, bp_below_range, bp_above_range,
+							 (void *) keys, &first, &end);
+	for (int b = first; b < end; b++)
+		copy_run_inside(&copy, bpa_block_entry(leaf->region, b, 0),
+						bpa_block_count(leaf->region, b));
+	return copy.n;
+}
+
+/*
+ * The heap TIDs of every entry of the leaf into out, in no particular
+ * order, skipping marked entries if skip_dead; returns their count.
+ */
+int
+bp_leaf_tids(BpLeaf *leaf, bool skip_dead, ItemPointerData *out)
+{
+	const char *region = leaf->region;
+	bool		marks = skip_dead && bp_leaf_has_dead_marks(leaf->page);
+	int			n = 0;
+
+	for (int b = -1; b < bpa_used_blocks(region); b++)
+	{
+		int			count = b < 0 ? bpa_log_count(region) : bpa_block_count(region, b);
+		const char *run = count == 0 ? NULL : b < 0 ? bpa_log_entry(region, 0) :
+			bpa_block_entry(region, b, 0);
+
+		for (int i = 0; i < count; i++)
+		{
+			const char *stored = run + (Size) i * leaf->width;
+
+			if (marks && has_dead_mark(leaf, stored))
+				continue;
+			if (leaf->packed)
+			{
+				uint32		block;
+				uint16		offset;
+
+				bpc_decode_tid(&leaf->codec, (const uint8 *) stored, &block, &offset);
+				ItemPointerSet(&out[n], block, offset);
+			}
+			else
+				out[n] = bp_slot_tid(stored);
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * Where the leaf stores the entry equal to the logical slot, or NULL if it
+ * holds none.  buf: room for a logical slot.
+ */
+const char *
+bp_leaf_find(BpLeaf *leaf, const char *slot, char *buf)
+{
+	const char *stored = bp_leaf_encode(leaf, slot, buf);
+
+	if (stored == NULL)
+		return NULL;
+	return bpa_find(leaf->region, stored, leaf->compare, leaf->compare_arg);
+}
+
+/*
+ * Copy into out the stored form of every entry whose heap TID the callback
+ * reports dead; returns their count.
+ */
+int
+bp_leaf_collect_dead(BpLeaf *leaf, bool (*callback) (ItemPointer, void *),
+					 void *state, char *out)
+{
+	const char *region = leaf->region;
+	int			n = 0;
+
+	for (int b = -1; b < bpa_used_blocks(region); b++)
+	{
+		int			count = b < 0 ? bpa_log_count(region) : bpa_block_count(region, b);
+		const char *run = count == 0 ? NULL : b < 0 ? bpa_log_entry(region, 0) :
+			bpa_block_entry(region, b, 0);
+
+		for (int i = 0; i < count; i++)
+		{
+			const char *stored = run + (Size) i * leaf->width;
+			ItemPointerData tid;
+
+			if (leaf->packed)
+			{
+				uint32		block;
+				uint16		offset;
+
+				bpc_decode_tid(&leaf->codec, (const uint8 *) stored, &block, &offset);
+				ItemPointerSet(&tid, block, offset);
+			}
+			else
+				tid = bp_slot_tid(stored);
+			if (callback(&tid, state))
+				memcpy(out + (Size) n++ * leaf->width, stored, leaf->width);
+		}
+	}
+	return n;
+}
+
+/* Remove n entries, in their stored form, from the leaf; false if one is missing. */
+bool
+bp_leaf_remove_stored(BpLeaf *leaf, const char *stored, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!bpa_remove(leaf->region, stored + (Size) i * leaf->width,
+						leaf->compare, leaf->compare_arg))
+			return false;
+	return true;
+}
+
+/*
+ * Visit every slot of the leaf's BPA as a logical slot: the log, the
+ * header, the blocks; entries carry the dead bit of their marks.
+ */
+void
+bp_leaf_walk(BpLeaf *leaf, BpLeafWalkFn walk, void *arg, BpLeafWork *work)
+{
+	LeafReader	reader;
+	const char *region = leaf->region;
+
+	init_reader(&reader, leaf, true, work->slot);
+	for (int i = 0; i < bpa_log_count(region); i++)
+		walk("log", -1, reader_slot(&reader, bpa_log_entry(region, i)), arg);
+	reader.any_marks = false;	/* header slots are bounds, not entries */
+	for (int b = 0; b < bpa_used_blocks(region); b++)
+		walk("header", b, reader_slot(&reader, bpa_header_entry(region, b)), arg);
+	reader.any_marks = bp_leaf_has_dead_marks(leaf->page);
+	for (int b = 0; b < bpa_used_blocks(region); b++)
+		for (int j = 0; j < bpa_block_count(region, b); j++)
+			walk("block", b, reader_slot(&reader, bpa_block_entry(region, b, j)),
+				 arg);
+}
+
+/*
+ * Problems of a leaf's entries, or NULL: the BPA's invariants, a packed
+ * entry that does not decode to what it encodes, a mark on a slot that
+ * holds no entry (an append there would inherit it).  The fences are the
+ * caller's to check, on the sorted entries.
+ */
+const char *
+bp_leaf_check(BpLeaf *leaf, BpLeafWork *work)
+{
+	const char *region = leaf->region;
+	const uint8 *marks = leaf_dead_marks(leaf->page);
+	Size		nbytes = ((PageHeader) leaf->page)->pd_upper -
+		((PageHeader) leaf->page)->pd_lower;
+	uint8	   *occupied = palloc0(nbytes);
+	const char *problem = bpa_check(region, bp_leaf_region_room(leaf->desc, leaf->width),
+									leaf->compare, leaf->compare_arg);
+
+	for (int b = -1; b < bpa_used_blocks(region) && problem == NULL; b++)
+	{
+		int			n = b < 0 ? bpa_log_count(region) : bpa_block_count(region, b);
+
+		for (int i = 0; i < n && problem == NULL; i++)
+		{
+			const char *stored = b < 0 ? bpa_log_entry(region, i) :
+				bpa_block_entry(region, b, i);
+			Size		pos = dead_mark_position(leaf, stored);
+
+			if (!leaf->packed && bp_slot_dead(stored))
+				problem = "a stored entry has the dead bit of its TID set";
+			if (leaf->packed)
+			{
+				const char *again;
+
+				decode_entry(leaf, stored, work->slot);
+				again = bp_leaf_encode(leaf, work->slot, work->stored);
+				if (again == NULL || memcmp(again, stored, leaf->width) != 0)
+					problem = "a packed entry does not decode to a value of its codec";
+			}
+			occupied[pos / 8] |= (uint8) (1 << (pos % 8));
+		}
+	}
+	for (Size i = 0; i < nbytes && problem == NULL; i++)
+		if (marks[i] & ~occupied[i])
+			problem = "a dead mark lies on a slot that holds no entry";
+	pfree(occupied);
+	return problem;
+}
+
+/*
+ * The bound that the fences put on integer column att of every entry a
+ * leaf may hold: both fences exist, agree on every earlier column, and
+ * hold a value in this one.
+ */
+static BpcBound
+fence_bound(const BpSlotDesc *desc, const char *lowkey, const char *highkey,
+			int att)
+{
+	BpcBound	bound = {0};
+
+	if (lowkey == NULL || highkey == NULL ||
+		desc->columns.kind[att] != BPC_INTEGER ||
+		bp_slot_isnull(desc, lowkey, att) || bp_slot_isnull(desc, highkey, att))
+		return bound;
+	for (int i = 0; i < att; i++)
+	{
+		if (bp_slot_isnull(desc, lowkey, i) || bp_slot_isnull(desc, highkey, i) ||
+			memcmp(lowkey + desc->att_offset[i], highkey + desc->att_offset[i],
+				   desc->att_len[i]) != 0)
+			return bound;
+	}
+	value_image(desc->cmp_kind[att], lowkey + desc->att_offset[att], false, &bound.lo);
+	value_image(desc->cmp_kind[att], highkey + desc->att_offset[att], false, &bound.hi);
+	bound.bounded = bound.lo <= bound.hi;
+	bound.no_nulls = true;
+	return bound;
+}
+
+/* Can codec hold every one of the n logical slots? */
+static bool
+codec_holds(const BpSlotDesc *desc, const BpCodec *codec, const char *items,
+			int n)
+{
+	uint8		out[BLCKSZ / 4];
+
+	for (int k = 0; k < n; k++)
+	{
+		BpcValue	values[BPC_MAX_COLUMNS];
+		uint32		block;
+		uint16		offset;
+
+		if (!slot_values(desc, items + (Size) k * desc->width, values, &block,
+						 &offset) ||
+			!bpc_encode(codec, values, block, offset, out))
+			return false;
+	}
+	return true;
+}
+
+/* Start planning a leaf with no entries yet. */
+void
+bp_leaf_planner_start(BpLeafPlanner *planner, const BpSlotDesc *desc,
+					  const BpOptions *opts)
+{
+	planner->desc = desc;
+	planner->opts = opts;
+	planner->packable = desc->packable && opts->packed_leaves;
+	planner->layout_width = 0;
+	bpc_range_init(&planner->range, desc->natts);
+}
+
+/* Add the next logical slot to a planned leaf. */
+void
+bp_leaf_planner_add(BpLeafPlanner *planner, const char *slot)
+{
+	BpcValue	values[BPC_MAX_COLUMNS];
+	uint32		block;
+	uint16		offset;
+
+	if (!planner->packable)
+		return;
+	planner->packable = slot_values(planner->desc, slot, values, &block, &offset);
+	if (planner->packable)
+		bpc_range_add(&planner->range, values, block, offset);
+}
+
+/* The layout of a leaf whose entries take width bytes, cached by width. */
+static void
+planner_layout(BpLeafPlanner *planner, uint16 width, BpaLayout *layout)
+{
+	if (planner->layout_width != width)
+	{
+		if (!bp_choose_leaf_layout(planner->opts, width,
+								   bp_leaf_region_room(planner->desc, width),
+								   &planner->layout))
+			elog(ERROR, "bpindex: no leaf layout for entries of %u bytes", width);
+		planner->layout_width = width;
+	}
+	*layout = planner->layout;
+}
+
+/*
+ * Plan how a leaf stores the planned entries between these fences (either
+ * may be NULL): packed with the narrowest codec that holds them, or the
+ * fallback leaf's codec if that is narrower and holds them too, or plain.
+ * Returns the plan's capacity (bpa_block_capacity).  fallback is checked
+ * against items, the n entries added.
+ */
+int
+bp_leaf_planner_plan(BpLeafPlanner *planner, const char *lowkey,
+					 const char *highkey, const BpLeaf *fallback,
+					 const char *items, int n, BpLeafPlan *plan)
+{
+	const BpSlotDesc *desc = planner->desc;
+	BpcBound	bounds[BPC_MAX_COLUMNS];
+	bool		have = planner->packable;
+
+	for (int i = 0; i < desc->natts && have; i++)
+		bounds[i] = fence_bound(desc, lowkey, highkey, i);
+	have = have && bpc_choose(&desc->columns, &planner->range, bounds,
+							  &plan->codec);
+	if (fallback && fallback->packed &&
+		(!have || fallback->codec.width < plan->codec.width) &&
+		codec_holds(desc, &fallback->codec, items, n))
+	{
+		plan->codec = fallback->codec;
+		have = true;
+	}
+	plan->packed = have && plan->codec.width < desc->width;
+	planner_layout(planner, plan->packed ? plan->codec.width : desc->width,
+				   &plan->layout);
+	return bpa_block_capacity(&plan->layout);
+}
+
+/*
+ * Plan how a leaf stores n sorted logical slots between these fences, as
+ * bp_leaf_planner_plan does.
+ */
+int
+bp_leaf_plan(const BpSlotDesc *desc, const BpOptions *opts, const char *items,
+			 int n, const char *lowkey, const char *highkey,
+			 const BpLeaf *fallback, BpLeafPlan *plan)
+{
+	BpLeafPlanner planner;
+
+	bp_leaf_planner_start(&planner, desc, opts);
+	for (int k = 0; k < n; k++)
+		bp_leaf_planner_add(&planner, items + (Size) k * desc->width);
+	return bp_leaf_planner_plan(&planner, lowkey, highkey, fallback, items, n,
+								plan);
+}
+
+/*
+ * Fill page as a leaf holding n sorted logical slots as planned, with the
+ * given fences, spread evenly over the blocks, or packed into the first
+ * blocks.  The plan must hold them (n <= its capacity).
+ */
+void
+bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
+			 const char *items, int n, const char *lowkey, const char *highkey,
+			 bool packed_blocks)
+{
+	uint16		flags = BP_LEAF;
+	uint16		width = plan->packed ? plan->codec.width : desc->width;
+	char	   *region;
+	char	   *stored = (char *) items;
+
+	Assert(n <= bpa_block_capacity(&plan->layout));
+	if (lowkey)
+		flags |= BP_HAS_LOW;
+	if (highkey)
+		flags |= BP_HAS_HIGH;
+	bp_init_page(page, flags, 0);
+	if (lowkey)
+		memcpy(bp_page_lowkey(page), lowkey, desc->width);
+	if (highkey)
+		memcpy(bp_page_highkey(page, desc->width), highkey, desc->width);
+	leaf_header(page, desc)->encoding = plan->packed ? BP_LEAF_PACKED : BP_LEAF_PLAIN;
+	if (plan->packed)
+	{
+		bpc_store(&plan->codec, leaf_codec_bytes(page, desc));
+		stored = palloc((Size) Max(n, 1) * width);
+		for (int k = 0; k < n; k++)
+		{
+			BpcValue	values[BPC_MAX_COLUMNS];
+			uint32		block;
+			uint16		offset;
+
+			if (!slot_values(desc, items + (Size) k * desc->width, values,
+							 &block, &offset) ||
+				!bpc_encode(&plan->codec, values, block, offset,
+							(uint8 *) stored + (Size) k * width))
+				elog(ERROR, "bpindex: a leaf's codec does not hold its entries");
+		}
+	}
+	((PageHeader) page)->pd_lower -= dead_marks_size(desc, width);
+	region = leaf_region(page, desc);
+	bpa_init(region, &plan->layout);
+	if (packed_blocks)
+		bpa_build_packed(region, stored, n);
+	else
+		bpa_build(region, stored, n);
+	if (stored != items)
+		pfree(stored);
+}
