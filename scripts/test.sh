@@ -88,8 +88,8 @@ new_workdir
 make -s -C "$WORKDIR/test/bpa" clean >/dev/null 2>&1
 as_server_user make -s -C "$WORKDIR/test/bpa" check 2>&1 | tee "$WORKDIR/unit.log"
 rc=${PIPESTATUS[0]}
-read -r up uf < <(grep -Eo "^bpa: [0-9]+ passed, [0-9]+ failed" "$WORKDIR/unit.log" | tail -1 |
-	awk '{print $2, $4}')
+read -r up uf < <(grep -Eo "^(bpa|bpcodec_test \(seed [0-9]+\)): [0-9]+ passed, [0-9]+ failed" "$WORKDIR/unit.log" |
+	sed 's/.*: //' | awk '{p += $1; f += $3; n++} END {if (n == 2) print p, f; else print 0, 1}')
 record "BPA unit tests" "$rc" "${up:-0}" "${uf:-1}"
 
 for version in $VERSIONS; do

@@ -140,7 +140,7 @@ bpa_region_size(const BpaLayout *layout)
 bool
 bpa_layout_valid(const BpaLayout *layout)
 {
-	return layout->slot_width > 0 && layout->slot_width % 2 == 0 &&
+	return layout->slot_width >= 2 &&
 		layout->log_size >= 2 && layout->num_blocks >= 1 &&
 		layout->block_size >= 2;
 }
@@ -161,8 +161,7 @@ bpa_layout_fit(BpaLayout *layout, size_t region_size, uint16_t slot_width,
 	size_t		block_size;
 	BpaLayout	probe;
 
-	if (slot_width == 0 || slot_width % 2 != 0 ||
-		region_size <= sizeof(BpaHeader) + 8)
+	if (slot_width < 2 || region_size <= sizeof(BpaHeader) + 8)
 		return false;
 	total_slots = (region_size - sizeof(BpaHeader) - 8) / slot_width;
 	if (log_size == 0)
@@ -206,7 +205,7 @@ bpa_layout_fit_blocks(BpaLayout *layout, size_t region_size,
 {
 	BpaLayout	probe;
 
-	if (slot_width == 0 || region_size <= sizeof(BpaHeader) + 8)
+	if (slot_width < 2 || region_size <= sizeof(BpaHeader) + 8)
 		return false;
 	if (log_size == 0)
 	{

@@ -55,7 +55,7 @@ typedef void (*BpaVisitFn) (const void *slot, void *arg);
 /* The shape of a BPA, fixed when the region is initialized. */
 typedef struct BpaLayout
 {
-	uint16_t	slot_width;		/* bytes per slot, a multiple of 2 */
+	uint16_t	slot_width;		/* bytes per slot, >= 2 */
 	uint16_t	log_size;		/* slots in the log, >= 2 */
 	uint16_t	num_blocks;		/* blocks (and header slots), >= 1 */
 	uint16_t	block_size;		/* slots per block, >= 2 */

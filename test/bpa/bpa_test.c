@@ -276,9 +276,9 @@ t_layout_valid(void)
 		{8, 2, 1, 1, false},
 		{8, 2, 1, 0, false},
 		{0, 2, 1, 2, false},
-		{7, 2, 1, 2, false},
+		{7, 2, 1, 2, true},	/* odd widths: encoded leaves */
 		{1, 2, 1, 2, false},
-		{25, 4, 4, 4, false},
+		{25, 4, 4, 4, true},
 	};
 	size_t		i;
 
@@ -601,8 +601,8 @@ t_layout_fit(void)
 	{
 		BpaLayout	l;
 
-		if (bpa_layout_fit(&l, 8000, 7, 0, 0))
-			return bm_fail("bpa_layout_fit accepted odd slot_width 7");
+		if (!bpa_layout_fit(&l, 8000, 7, 0, 0))
+			return bm_fail("bpa_layout_fit refused odd slot_width 7");
 		if (bpa_layout_fit(&l, 8000, 0, 0, 0))
 			return bm_fail("bpa_layout_fit accepted slot_width 0");
 		if (bpa_layout_fit(&l, 8000, 8, 1, 4))
@@ -1272,7 +1272,7 @@ t_corrupt(BmEngine *e, BmSource *s, const TestConfig *c)
 			break;
 		}
 		poke16(in->region, offsetof(BpaLayout, slot_width), (uint16_t) (w + 1));
-		if (!(ok = expect_shape(e, in, saved, "odd slot_width")))
+		if (!(ok = expect_shape(e, in, saved, "slot_width one too large")))
 			break;
 		poke16(in->region, offsetof(BpaLayout, num_blocks), 0);
 		if (!(ok = expect_shape(e, in, saved, "num_blocks 0")))

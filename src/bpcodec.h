@@ -1,0 +1,122 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpcodec.h
+ *	  Leaf codec: the compressed form of a leaf's entries (on-disk format 4).
+ *
+ * A leaf chooses a codec for the entries it holds.  An encoded entry is the
+ * concatenation of each key column's code and then the heap TID's block
+ * and offset codes, all big-endian and unsigned, so that two entries
+ * encoded by one codec compare with memcmp exactly as the index orders
+ * them (key columns with NULLs last, then heap TID):
+ *
+ *	 integer column	 a code of 0..8 bytes: the column's order-preserving
+ *					 64-bit image minus the leaf's base; the largest code of
+ *					 the width is NULL; width 0 means every entry holds the
+ *					 base (or, with BPC_ATT_CONST_NULL, NULL);
+ *	 bytes column	 the value's bytes (compared bytewise, as uuid is),
+ *					 after a byte 0 (value) or 1 (NULL) if the leaf holds
+ *					 NULLs in it;
+ *	 block			 0..4 bytes: TID block minus the leaf's block base;
+ *	 offset			 1 or 2 bytes.
+ *
+ * The module is pure: it depends on the C standard library only and has
+ * its own unit tests (test/bpa).  bpleaf.c maps column values to images.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BPCODEC_H
+#define BPCODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BPC_MAX_COLUMNS		32
+#define BPC_MAX_BYTES		16	/* longest bytes column */
+
+/* How a column is encoded. */
+#define BPC_INTEGER			0
+#define BPC_BYTES			1
+
+/* Flags of a column in a codec. */
+#define BPC_ATT_CONST_NULL	0x01	/* integer, width 0: every entry NULL */
+#define BPC_ATT_NULL_BYTE	0x02	/* bytes: a leading null byte */
+
+/* The key columns of an index, as the codec sees them. */
+typedef struct BpcColumns
+{
+	int			natts;
+	uint8_t		kind[BPC_MAX_COLUMNS];	/* BPC_INTEGER, BPC_BYTES */
+	uint8_t		length[BPC_MAX_COLUMNS];	/* bytes of a BPC_BYTES value */
+} BpcColumns;
+
+/* One column value of an entry. */
+typedef struct BpcValue
+{
+	bool		isnull;
+	uint64_t	image;			/* BPC_INTEGER: order-preserving image */
+	uint8_t		bytes[BPC_MAX_BYTES];	/* BPC_BYTES */
+} BpcValue;
+
+/* A leaf's codec. */
+typedef struct BpCodec
+{
+	uint8_t		natts;
+	uint8_t		block_width;	/* 0..4 */
+	uint8_t		offset_width;	/* 1 or 2 */
+	uint16_t	width;			/* bytes of an encoded entry, >= 1 */
+	uint32_t	block_base;
+	uint8_t		att_kind[BPC_MAX_COLUMNS];
+	uint8_t		att_width[BPC_MAX_COLUMNS];	/* bytes of the column's code */
+	uint8_t		att_flags[BPC_MAX_COLUMNS];
+	uint64_t	att_base[BPC_MAX_COLUMNS];
+} BpCodec;
+
+/* What a set of entries spans, to choose a codec from. */
+typedef struct BpcRange
+{
+	int			natts;
+	bool		any_value[BPC_MAX_COLUMNS];
+	bool		any_null[BPC_MAX_COLUMNS];
+	uint64_t	min[BPC_MAX_COLUMNS];	/* images of the non-NULL values */
+	uint64_t	max[BPC_MAX_COLUMNS];
+	bool		any_entry;
+	uint32_t	min_block;
+	uint32_t	max_block;
+	uint16_t	max_offset;
+} BpcRange;
+
+/*
+ * What a leaf's fences guarantee about an integer column of every entry it
+ * may ever hold: its images lie in [lo, hi], and no entry is NULL there if
+ * no_nulls.  Columns not bounded get head room around the entries' span.
+ */
+typedef struct BpcBound
+{
+	bool		bounded;
+	bool		no_nulls;
+	uint64_t	lo;
+	uint64_t	hi;
+} BpcBound;
+
+extern void bpc_range_init(BpcRange *range, int natts);
+extern void bpc_range_add(BpcRange *range, const BpcValue *values,
+						  uint32_t block, uint16_t offset);
+extern bool bpc_choose(const BpcColumns *columns, const BpcRange *range,
+					   const BpcBound *bounds, BpCodec *codec);
+
+extern bool bpc_encode(const BpCodec *codec, const BpcValue *values,
+					   uint32_t block, uint16_t offset, uint8_t *out);
+extern void bpc_decode(const BpCodec *codec, const uint8_t *in,
+					   BpcValue *values, uint32_t *block, uint16_t *offset);
+extern void bpc_decode_tid(const BpCodec *codec, const uint8_t *in,
+						   uint32_t *block, uint16_t *offset);
+extern uint64_t bpc_max_code(int width);
+extern uint64_t bpc_first_code(const BpCodec *codec, const uint8_t *in);
+
+extern size_t bpc_stored_size(int natts);
+extern void bpc_store(const BpCodec *codec, uint8_t *out);
+extern const char *bpc_load(const uint8_t *in, int natts,
+							const BpcColumns *columns, BpCodec *codec);
+
+#endif							/* BPCODEC_H */
