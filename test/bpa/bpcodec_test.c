@@ -148,14 +148,12 @@ random_value(const BpcColumns *columns, int i, const Distribution *d,
 										d->spread + 1);
 }
 
-/* The fewest bytes (1..8) whose non-NULL codes cover span. */
-static int
-expected_width(uint64_t span)
+/* Is width the fewest bytes (1..8) whose non-NULL codes cover span? */
+static bool
+fewest_bytes(int width, uint64_t span)
 {
-	for (int w = 1; w <= 8; w++)
-		if (span <= bpc_max_code(w))
-			return w;
-	return 9;
+	return width >= 1 && width <= 8 && span <= bpc_max_code(width) &&
+		(width == 1 || span > bpc_max_code(width - 1));
 }
 
 /* Check one codec over its entries: round trips, order, widths. */
@@ -198,7 +196,7 @@ check_codec(const BpcColumns *columns, const BpCodec *codec,
 		}
 		width_seen[0][w]++;
 		if (bounds[i].bounded && w > 0 &&
-			w != expected_width(bounds[i].hi - bounds[i].lo))
+			!fewest_bytes(w, bounds[i].hi - bounds[i].lo))
 			return fail("a bounded column's width is not the fewest bytes of its bound", round);
 	}
 	width_seen[2][codec->block_width]++;
