@@ -14,8 +14,10 @@
  *
  * The module is pure: it never allocates memory, takes a lock or writes
  * WAL.  Every function that needs temporary space takes a scratch buffer
- * of at least bpa_scratch_size() bytes, aligned like the slots (at least
- * 2 bytes; palloc'd memory always is).  Regions hold at most 65535
+ * of at least bpa_scratch_size() bytes, aligned to 2 bytes (palloc'd
+ * memory always is): it holds 16-bit counters, and copies of slots that
+ * keep a 2-byte alignment when slots have an even width (slots of odd
+ * width must be read bytewise by their comparator).  Regions hold at most 65535
  * entries, so they are at most tens of kilobytes (bpa_layout_fit refuses
  * larger ones).  All entries are distinct under
  * the comparator (in bpindex the heap TID is the last sort column), so a

@@ -64,7 +64,7 @@ typedef struct BpCodec
 	uint8_t		natts;
 	uint8_t		block_width;	/* 0..4 */
 	uint8_t		offset_width;	/* 1 or 2 */
-	uint16_t	width;			/* bytes of an encoded entry, >= 1 */
+	uint16_t	width;			/* bytes of an encoded entry, >= 2 */
 	uint32_t	block_base;
 	uint8_t		att_kind[BPC_MAX_COLUMNS];
 	uint8_t		att_width[BPC_MAX_COLUMNS];	/* bytes of the column's code */

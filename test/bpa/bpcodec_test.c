@@ -161,8 +161,9 @@ static bool
 check_codec(const BpcColumns *columns, const BpCodec *codec,
 			const BpcBound *bounds, Entry *entries, int n, int round)
 {
-	uint8_t		enc[MAX_ENTRIES][300];
+	static uint8_t enc[MAX_ENTRIES][300];
 
+	sort_columns = columns;
 	qsort(entries, n, sizeof(Entry), qsort_entries);
 	for (int k = 0; k < n; k++)
 	{
@@ -479,7 +480,6 @@ run_round(int round)
 				return true;
 		return fail("bpc_choose refused entries some codec holds", round);
 	}
-	sort_columns = &columns;
 	return check_codec(&columns, &codec, bounds, entries, n, round) &&
 		check_refusals(&columns, &codec, &entries[0], round) &&
 		check_store(&columns, &codec, round) &&
