@@ -111,32 +111,48 @@ bpc_range_add(BpcRange *range, const BpcValue *values, uint32_t block,
 	range->any_entry = true;
 }
 
+/* The bytes of a code for values lo..hi, and NULL if any_null. */
+static int
+span_width(uint64_t lo, uint64_t hi, bool any_null)
+{
+	return (lo == hi && !any_null) ? 0 : code_width(hi - lo);
+}
+
 /*
  * Choose the code of integer column i: its base and width cover the
- * fences' bound, or else the entries' span with a quarter of it as head
- * room on each side.  False if no width covers it.
+ * entries' span with a quarter of it as head room on each side, kept
+ * inside the fences' bound if there is one.  A code that would take no
+ * fewer bytes than the whole bound covers the bound instead, so that no
+ * key the leaf may hold needs a re-encode.  False if no width covers it.
  */
 static bool
 choose_integer(const BpcRange *range, const BpcBound *bound, int i,
 			   BpCodec *codec)
 {
 	bool		have = range->any_value[i];
+	bool		bounded = bound && bound->bounded;
 	uint64_t	lo = range->min[i];
 	uint64_t	hi = range->max[i];
 	int			width;
 
-	if (bound && bound->bounded)
-	{
-		lo = bound->lo;
-		hi = bound->hi;
-		have = true;
-	}
-	else if (have)
+	if (have)
 	{
 		uint64_t	extra = (hi - lo) / 4;
 
 		lo = lo >= extra ? lo - extra : 0;
 		hi = hi <= UINT64_MAX - extra ? hi + extra : UINT64_MAX;
+	}
+	if (bounded)
+	{
+		lo = (have && lo > bound->lo) ? lo : bound->lo;
+		hi = (have && hi < bound->hi) ? hi : bound->hi;
+		if (span_width(lo, hi, range->any_null[i]) >=
+			span_width(bound->lo, bound->hi, range->any_null[i]))
+		{
+			lo = bound->lo;
+			hi = bound->hi;
+		}
+		have = true;
 	}
 	codec->att_base[i] = have ? lo : 0;
 	codec->att_flags[i] = 0;
@@ -147,7 +163,7 @@ choose_integer(const BpcRange *range, const BpcBound *bound, int i,
 			codec->att_flags[i] = BPC_ATT_CONST_NULL;
 		return true;
 	}
-	width = (lo == hi && !range->any_null[i]) ? 0 : code_width(hi - lo);
+	width = span_width(lo, hi, range->any_null[i]);
 	codec->att_width[i] = (uint8_t) width;
 	return width <= 8;
 }

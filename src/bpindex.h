@@ -483,6 +483,8 @@ extern void bp_layout_for_options(const BpOptions *opts, int natts,
 /* bputils.c */
 extern BpIndexState *bp_get_state(Relation index);
 extern void bp_init_slot_desc(Relation index, BpSlotDesc *desc);
+extern int	bp_compare_slot_keys(const BpSlotDesc *desc, const char *a,
+								 const char *b);
 extern int	bp_compare_slots(const void *a, const void *b, void *arg);
 extern void bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values,
 						 bool *isnull, ItemPointer tid);

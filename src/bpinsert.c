@@ -73,6 +73,13 @@ typedef enum LeafInsertResult
 	LEAF_RECODE					/* the leaf's codec cannot hold the entry */
 } LeafInsertResult;
 
+/* The entries a leaf holds before its inserts split it, by the fillfactor. */
+static int
+leaf_fill_target(BpIndexState *state, BpLeaf *leaf)
+{
+	return bpa_fill_target(bp_leaf_layout(leaf), state->meta.fillfactor);
+}
+
 /*
  * Where a leaf of n entries (slot included) whose log is full splits to
  * set free a stream of ascending inserts at one place, or -1 for no such
@@ -91,7 +98,7 @@ stream_split_point(BpIndexState *state, BpLeaf *leaf, const char *stored,
 				   int n)
 {
 	const BpaLayout *layout = bp_leaf_layout(leaf);
-	int			target = bpa_fill_target(layout, state->meta.fillfactor);
+	int			target = leaf_fill_target(state, leaf);
 	int			rank;
 
 	if (stored == NULL)
@@ -125,6 +132,7 @@ insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 	BpaTouched	touched;
 	PGAlignedBlock copy;
 	BpaInsertResult result;
+	int			n;
 
 	bp_leaf_open(&leaf, page, &state->slot);
 	stored = bp_leaf_encode(&leaf, slot, state->work.stored);
@@ -160,8 +168,16 @@ insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 							copy_leaf.compare_arg, state->work.scratch);
 	if (result == BPA_CROWDED)
 	{
-		/* a stream of inserts that a split sets free splits the leaf */
-		if (stream_split_point(state, &leaf, stored, bp_leaf_count(&leaf) + 1) >= 0)
+		/*
+		 * A leaf past its fill target splits if that sets a stream of
+		 * inserts free.  A leaf below it redistributes: a split there
+		 * would leave two pages that fill no further when other streams
+		 * end inside the leaf (each value of a column with few values
+		 * takes new rows at the end of its run).
+		 */
+		n = bp_leaf_count(&leaf) + 1;
+		if (n > leaf_fill_target(state, &leaf) &&
+			stream_split_point(state, &leaf, stored, n) >= 0)
 			return LEAF_FULL;
 		bpa_redistribute(copy_leaf.region, stored, copy_leaf.compare,
 						 copy_leaf.compare_arg, state->work.scratch);
@@ -195,6 +211,30 @@ split_point(int n, int pos, uint16 flags, int target, int capacity)
 	if (!(flags & BP_HAS_HIGH) && pos == n - 1)
 		nleft = Max(1, Min(n - 1, target));
 	return fit_split(nleft, n, capacity);
+}
+
+/*
+ * Where a full leaf of n sorted entries splits when the new one, at pos,
+ * ends the run of its key (its left neighbour has the same key, its right
+ * neighbour a greater one): right after it, as nbtree splits after a new
+ * item that extends a run, if the left page keeps a quarter of a leaf.
+ * A column with few values takes each value's new rows at the end of its
+ * run, so the left page fills up again from its top; a split in half
+ * would leave a page that no insert comes to.  -1 if the rule does not
+ * apply.
+ */
+static int
+run_end_split_point(const BpSlotDesc *desc, const char *items, int n, int pos,
+					int capacity)
+{
+	const char *slot = items + (Size) pos * desc->width;
+
+	if (pos == 0 || pos + 1 >= n || pos + 1 < capacity / 4)
+		return -1;
+	if (bp_compare_slot_keys(desc, slot - desc->width, slot) != 0 ||
+		bp_compare_slot_keys(desc, slot, slot + desc->width) == 0)
+		return -1;
+	return pos + 1;
 }
 
 /* Insert slot into a sorted array of n slots; returns its position. */
@@ -325,9 +365,11 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 							   bp_leaf_encode(&leaf, slot, state->work.stored), n);
 	packed_blocks = nleft >= 0;
 	if (nleft < 0)
+		nleft = run_end_split_point(desc, items, n, pos, capacity);
+	if (nleft < 0)
 	{
 		nleft = split_point(n, pos, opaque->flags,
-							bpa_fill_target(bp_leaf_layout(&leaf), state->meta.fillfactor),
+							leaf_fill_target(state, &leaf),
 							capacity);
 		packed_blocks = !(opaque->flags & BP_HAS_HIGH) && pos == n - 1;
 	}

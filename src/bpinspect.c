@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * bpinspect.c
- *	  Inspection functions: bpindex_metap, bpindex_stats and
- *	  bpindex_page_items.
+ *	  Inspection functions: bpindex_metap, bpindex_stats, bpindex_leaves
+ *	  and bpindex_page_items.
  *
  * All of them read pages under share locks, one at a time, through the
  * same verified reads as scans.  bpindex_metap and bpindex_page_items show
@@ -17,6 +17,7 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -26,6 +27,7 @@
 PG_FUNCTION_INFO_V1(bpindex_metap);
 PG_FUNCTION_INFO_V1(bpindex_stats);
 PG_FUNCTION_INFO_V1(bpindex_page_items);
+PG_FUNCTION_INFO_V1(bpindex_leaves);
 
 /* Form the result tuple of a function returning one composite row. */
 static Datum
@@ -131,12 +133,19 @@ count_page(Page page, const BpSlotDesc *desc, IndexStats *stats)
 	}
 }
 
-/* Walk every level left to right, counting pages and entries. */
+/* What walk_levels calls for each live page, with its block number. */
+typedef void (*PageVisitFn) (Page page, BlockNumber blkno, void *arg);
+
+/*
+ * Walk the levels from top_level down to the leaves, each left to right
+ * along its right-links, calling visit for each live page under a share
+ * lock.
+ */
 static void
-gather_stats(Relation index, BpMetaPageData *meta, IndexStats *stats)
+walk_levels(Relation index, BpMetaPageData *meta, int top_level,
+			PageVisitFn visit, void *arg)
 {
-	BpSlotDesc	desc = bp_get_state(index)->slot;
-	uint16		width = desc.width;
+	uint16		width = bp_get_state(index)->slot.width;
 	BlockNumber leftmost = meta->root;
 
 	for (int level = meta->root_level; level >= 0; level--)
@@ -162,13 +171,39 @@ gather_stats(Relation index, BpMetaPageData *meta, IndexStats *stats)
 			}
 			if (blkno == leftmost && level > 0)
 				leftmost = bp_internal_children(page, width)[0];
-			count_page(page, &desc, stats);
+			if (level <= top_level)
+				visit(page, blkno, arg);
 			blkno = opaque->rightlink;
 			UnlockReleaseBuffer(buf);
 			if (last)
 				break;
 		}
 	}
+}
+
+/* Where count_visited_page adds a page. */
+typedef struct StatsVisit
+{
+	const BpSlotDesc *desc;
+	IndexStats *stats;
+} StatsVisit;
+
+/* Add a page walk_levels visits to the totals. */
+static void
+count_visited_page(Page page, BlockNumber blkno, void *arg)
+{
+	StatsVisit *visit = (StatsVisit *) arg;
+
+	count_page(page, visit->desc, visit->stats);
+}
+
+/* Walk every level left to right, counting pages and entries. */
+static void
+gather_stats(Relation index, BpMetaPageData *meta, IndexStats *stats)
+{
+	StatsVisit	visit = {&bp_get_state(index)->slot, stats};
+
+	walk_levels(index, meta, meta->root_level, count_visited_page, &visit);
 }
 
 /* Count the deleted pages of the index, and those that may be reused. */
@@ -209,8 +244,8 @@ bpindex_stats(PG_FUNCTION_ARGS)
 	BpMetaPageData meta;
 	IndexStats	stats = {0};
 	BlockNumber nblocks;
-	Datum		values[12];
-	bool		nulls[12] = {false};
+	Datum		values[14];
+	bool		nulls[14] = {false};
 
 	bp_read_meta(index, &meta);
 	gather_stats(index, &meta, &stats);
@@ -233,8 +268,12 @@ bpindex_stats(PG_FUNCTION_ARGS)
 								  stats.leaf_pages - stats.deleted_pages));
 	values[10] = Int64GetDatum(stats.deleted_pages);
 	values[11] = Int64GetDatum(stats.recyclable_pages);
+	values[12] = Int64GetDatum(stats.packed_leaves);
+	nulls[13] = stats.entries == 0;
+	values[13] = Float8GetDatum(stats.entries ?
+								(double) stats.entry_bytes / stats.entries : 0);
 	index_close(index, AccessShareLock);
-	/* the 1.0 and 1.1 functions, until ALTER EXTENSION UPDATE, end at [9] */
+	/* the functions of older versions, until ALTER EXTENSION UPDATE, end sooner */
 	PG_RETURN_DATUM(result_row(fcinfo, values, nulls));
 }
 
@@ -407,6 +446,86 @@ bpindex_page_items(PG_FUNCTION_ARGS)
 	else
 		emit_internal(fcinfo, index, page, &itemno);
 	UnlockReleaseBuffer(buf);
+	index_close(index, AccessShareLock);
+	return (Datum) 0;
+}
+
+/* Where emit_leaf_row emits the leaves of bpindex_leaves. */
+typedef struct LeavesEmit
+{
+	FunctionCallInfo fcinfo;
+	Relation	index;
+	const BpSlotDesc *desc;
+} LeavesEmit;
+
+/* A leaf's fence as text, or NULL (no datum) if it has none. */
+static void
+fence_text(LeavesEmit *emit, Page page, bool high, Datum *value, bool *isnull)
+{
+	uint16		flags = BpPageGetOpaque(page)->flags;
+
+	*isnull = !(flags & (high ? BP_HAS_HIGH : BP_HAS_LOW));
+	if (*isnull)
+		return;
+	*value = CStringGetTextDatum(slot_key_text(emit->index, emit->desc, high ?
+											   bp_page_highkey(page, emit->desc->width) :
+											   bp_page_lowkey(page)));
+}
+
+/* Emit one row of bpindex_leaves: a leaf's encoding, widths and fill. */
+static void
+emit_leaf_row(Page page, BlockNumber blkno, void *arg)
+{
+	LeavesEmit *emit = (LeavesEmit *) arg;
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) emit->fcinfo->resultinfo;
+	BpLeaf		leaf;
+	Datum		values[10];
+	bool		nulls[10] = {false};
+
+	bp_leaf_open(&leaf, page, emit->desc);
+	values[0] = Int64GetDatum(blkno);
+	values[1] = Int32GetDatum(bp_leaf_count(&leaf));
+	values[2] = Int32GetDatum(bpa_block_capacity(bp_leaf_layout(&leaf)));
+	values[3] = CStringGetTextDatum(leaf.packed ? "packed" : "plain");
+	values[4] = Int32GetDatum(leaf.width);
+	nulls[5] = nulls[6] = nulls[7] = !leaf.packed;
+	if (leaf.packed)
+	{
+		Datum	   *widths = palloc(sizeof(Datum) * leaf.codec.natts);
+
+		for (int i = 0; i < leaf.codec.natts; i++)
+			widths[i] = Int32GetDatum(leaf.codec.att_width[i]);
+		values[5] = PointerGetDatum(construct_array(widths, leaf.codec.natts,
+													INT4OID, sizeof(int32),
+													true, TYPALIGN_INT));
+		values[6] = Int32GetDatum(leaf.codec.block_width);
+		values[7] = Int32GetDatum(leaf.codec.offset_width);
+	}
+	fence_text(emit, page, false, &values[8], &nulls[8]);
+	fence_text(emit, page, true, &values[9], &nulls[9]);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+/*
+ * bpindex_leaves(index): each leaf, left to right, with its entries,
+ * capacity, encoding, the bytes of a stored entry and of each of its
+ * codes, and its fences.
+ */
+Datum
+bpindex_leaves(PG_FUNCTION_ARGS)
+{
+	Relation	index;
+	BpMetaPageData meta;
+	LeavesEmit	emit;
+
+	bp_require_superuser("bpindex_leaves");
+	index = bp_open_index(PG_GETARG_OID(0), AccessShareLock);
+	emit.fcinfo = fcinfo;
+	emit.index = index;
+	emit.desc = &bp_get_state(index)->slot;
+	InitMaterializedSRF(fcinfo, 0);
+	bp_read_meta(index, &meta);
+	walk_levels(index, &meta, 0, emit_leaf_row, &emit);
 	index_close(index, AccessShareLock);
 	return (Datum) 0;
 }

@@ -152,12 +152,10 @@ compare_tids(const char *a, const char *b)
 	return (ta.ip_posid > tb.ip_posid) - (ta.ip_posid < tb.ip_posid);
 }
 
-/* Compare two slots: key columns (NULLs last), then heap TID. */
+/* Compare the key columns of two slots (NULLs last), not their heap TIDs. */
 int
-bp_compare_slots(const void *a, const void *b, void *arg)
+bp_compare_slot_keys(const BpSlotDesc *desc, const char *a, const char *b)
 {
-	const BpSlotDesc *desc = (const BpSlotDesc *) arg;
-
 	for (int i = 0; i < desc->natts; i++)
 	{
 		bool		a_null = bp_slot_isnull(desc, a, i);
@@ -174,7 +172,16 @@ bp_compare_slots(const void *a, const void *b, void *arg)
 		if (c != 0)
 			return c;
 	}
-	return compare_tids(a, b);
+	return 0;
+}
+
+/* Compare two slots: key columns (NULLs last), then heap TID. */
+int
+bp_compare_slots(const void *a, const void *b, void *arg)
+{
+	int			c = bp_compare_slot_keys((const BpSlotDesc *) arg, a, b);
+
+	return c != 0 ? c : compare_tids(a, b);
 }
 
 /* Store a value passed by value at a possibly unaligned address. */

@@ -196,9 +196,11 @@ check_codec(const BpcColumns *columns, const BpCodec *codec,
 			continue;
 		}
 		width_seen[0][w]++;
+		/* a bounded column takes no more bytes than its whole bound needs */
 		if (bounds[i].bounded && w > 0 &&
-			!fewest_bytes(w, bounds[i].hi - bounds[i].lo))
-			return fail("a bounded column's width is not the fewest bytes of its bound", round);
+			!fewest_bytes(w, bounds[i].hi - bounds[i].lo) &&
+			w > 1 && bounds[i].hi - bounds[i].lo <= bpc_max_code(w - 1))
+			return fail("a bounded column's code is wider than its bound needs", round);
 	}
 	width_seen[2][codec->block_width]++;
 	width_seen[2][5 + codec->offset_width]++;
