@@ -1,7 +1,7 @@
 --
 -- 01_types_numeric: int2, int4, int8, float4, float8 and oid columns.
 --
--- Each table has 4000 rows (several leaves), in an order unrelated to the
+-- Each table has 12000 rows (several leaves), in an order unrelated to the
 -- key order, with NULLs, many duplicates and the extreme values of the
 -- type.  It is loaded, vacuumed and analyzed before its bpindex index is
 -- built (bpindex cannot insert after the build).  bp_matrix (00_setup)
@@ -16,7 +16,7 @@ SELECT CASE WHEN i % 20 = 0 THEN NULL
             WHEN i % 97 = 0 THEN 32767
             WHEN i % 89 = 0 THEN -32768
             ELSE (i * 7919 % 601 - 300) END
-FROM generate_series(1, 4000) i;
+FROM generate_series(1, 12000) i;
 VACUUM ANALYZE t_int2;
 CREATE INDEX t_int2_bp ON t_int2 USING bpindex (k);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
@@ -33,7 +33,7 @@ SELECT CASE WHEN i % 20 = 0 THEN NULL
             WHEN i % 97 = 0 THEN 2147483647
             WHEN i % 89 = 0 THEN -2147483648
             ELSE (i * 7919 % 1201 - 600) * 3 END
-FROM generate_series(1, 4000) i;
+FROM generate_series(1, 12000) i;
 VACUUM ANALYZE t_int4;
 CREATE INDEX t_int4_bp ON t_int4 USING bpindex (k);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
@@ -50,7 +50,7 @@ SELECT CASE WHEN i % 20 = 0 THEN NULL
             WHEN i % 97 = 0 THEN 9223372036854775807
             WHEN i % 89 = 0 THEN -9223372036854775808
             ELSE (i * 7919 % 1201 - 600) * 10000000000 END
-FROM generate_series(1, 4000) i;
+FROM generate_series(1, 12000) i;
 VACUUM ANALYZE t_int8;
 CREATE INDEX t_int8_bp ON t_int8 USING bpindex (k);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
@@ -71,7 +71,7 @@ SELECT CASE WHEN i % 20 = 0 THEN NULL
             WHEN i % 79 = 0 THEN '-0'
             WHEN i % 73 = 0 THEN '0'
             ELSE ((i * 7919 % 701 - 350) / 7.0)::float4 END
-FROM generate_series(1, 4000) i;
+FROM generate_series(1, 12000) i;
 VACUUM ANALYZE t_float4;
 CREATE INDEX t_float4_bp ON t_float4 USING bpindex (k);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
@@ -93,7 +93,7 @@ SELECT CASE WHEN i % 20 = 0 THEN NULL
             WHEN i % 79 = 0 THEN '-0'
             WHEN i % 73 = 0 THEN '0'
             ELSE ((i * 7919 % 701 - 350) / 7.0)::float8 END
-FROM generate_series(1, 4000) i;
+FROM generate_series(1, 12000) i;
 VACUUM ANALYZE t_float8;
 CREATE INDEX t_float8_bp ON t_float8 USING bpindex (k);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
@@ -114,7 +114,7 @@ SELECT CASE WHEN i % 20 = 0 THEN NULL
             WHEN i % 83 = 0 THEN 3000000000
             WHEN i % 79 = 0 THEN 2147483647
             ELSE i * 7919 % 1201 + 1 END::oid
-FROM generate_series(1, 4000) i;
+FROM generate_series(1, 12000) i;
 VACUUM ANALYZE t_oid;
 CREATE INDEX t_oid_bp ON t_oid USING bpindex (k);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),

@@ -1,7 +1,7 @@
 --
 -- 02_types_datetime: date, time, timestamp and timestamptz columns, and
 -- the cross-type operators of datetime_ops.  Same scheme as
--- 01_types_numeric: 4000 rows with NULLs, duplicates, the extreme finite
+-- 01_types_numeric: 12000 rows with NULLs, duplicates, the extreme finite
 -- values of each type and +/-infinity, the index built after the load,
 -- every query shape compared with a sequential scan.
 --
@@ -17,7 +17,7 @@ SELECT CASE WHEN i % 20 = 0 THEN NULL
             WHEN i % 83 = 0 THEN '4714-11-24 BC'
             WHEN i % 79 = 0 THEN '5874897-12-31'
             ELSE '2020-01-01'::date + (i * 7919 % 401 - 200) END
-FROM generate_series(1, 4000) i;
+FROM generate_series(1, 12000) i;
 VACUUM ANALYZE t_date;
 CREATE INDEX t_date_bp ON t_date USING bpindex (k);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
@@ -37,7 +37,7 @@ SELECT CASE WHEN i % 20 = 0 THEN NULL
             WHEN i % 83 = 0 THEN '23:59:59.999999'
             WHEN i % 79 = 0 THEN '00:00:00.000001'
             ELSE '00:00'::time + (i * 7919 % 1439) * interval '1 minute 0.5 second' END
-FROM generate_series(1, 4000) i;
+FROM generate_series(1, 12000) i;
 VACUUM ANALYZE t_time;
 CREATE INDEX t_time_bp ON t_time USING bpindex (k);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
@@ -57,7 +57,7 @@ SELECT CASE WHEN i % 20 = 0 THEN NULL
             WHEN i % 79 = 0 THEN '294276-12-31 23:59:59.999999'
             ELSE '2020-01-01 00:00'::timestamp
                  + (i * 7919 % 1201 - 600) * interval '37 minutes 13.5 seconds' END
-FROM generate_series(1, 4000) i;
+FROM generate_series(1, 12000) i;
 VACUUM ANALYZE t_timestamp;
 CREATE INDEX t_timestamp_bp ON t_timestamp USING bpindex (k);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
@@ -78,7 +78,7 @@ SELECT CASE WHEN i % 20 = 0 THEN NULL
             WHEN i % 79 = 0 THEN '294276-12-31 23:59:59.999999+00'
             ELSE '2020-03-08 02:00-05'::timestamptz
                  + (i * 7919 % 1201 - 600) * interval '7 minutes 3 seconds' END
-FROM generate_series(1, 4000) i;
+FROM generate_series(1, 12000) i;
 VACUUM ANALYZE t_timestamptz;
 CREATE INDEX t_timestamptz_bp ON t_timestamptz USING bpindex (k);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),

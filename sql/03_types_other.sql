@@ -29,7 +29,7 @@ SELECT CASE WHEN i % 20 = 0 THEN NULL
             WHEN i % 97 = 0 THEN '00000000-0000-0000-0000-000000000000'
             WHEN i % 89 = 0 THEN 'ffffffff-ffff-ffff-ffff-ffffffffffff'
             ELSE md5((i * 7919 % 1201)::text)::uuid END
-FROM generate_series(1, 4000) i;
+FROM generate_series(1, 12000) i;
 VACUUM ANALYZE t_uuid;
 CREATE INDEX t_uuid_bp ON t_uuid USING bpindex (k);
 SELECT count(*), count(k), count(DISTINCT k),

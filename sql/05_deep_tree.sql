@@ -1,8 +1,9 @@
 --
--- 05_deep_tree: 100k-row int4 indexes.  With fillfactor = 10 a leaf gets
--- about 40 entries, so there are thousands of leaves under at least two
--- internal levels; the same data is also indexed with the default
--- fillfactor and with fillfactor = 100.  A run of 2000 equal keys spans
+-- 05_deep_tree: 100k-row int4 indexes.  With fillfactor = 10 and plain
+-- leaves (packed_leaves = off) a leaf gets about 70 entries, so there are
+-- more than a thousand leaves under at least two internal levels; the same
+-- data is also indexed with the defaults (packed leaves) and with
+-- fillfactor = 100.  A run of 2000 equal keys spans
 -- many leaves.  Every query shape is compared with a sequential scan,
 -- including full forward and backward ordered scans.
 --
@@ -17,7 +18,7 @@ CREATE TABLE t_deep90 AS SELECT * FROM t_deep10;
 CREATE TABLE t_deep100 AS SELECT * FROM t_deep10;
 VACUUM ANALYZE t_deep90;
 VACUUM ANALYZE t_deep100;
-CREATE INDEX t_deep10_bp ON t_deep10 USING bpindex (k) WITH (fillfactor = 10);
+CREATE INDEX t_deep10_bp ON t_deep10 USING bpindex (k) WITH (fillfactor = 10, packed_leaves = off);
 CREATE INDEX t_deep90_bp ON t_deep90 USING bpindex (k);
 CREATE INDEX t_deep100_bp ON t_deep100 USING bpindex (k) WITH (fillfactor = 100);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),

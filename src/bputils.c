@@ -28,7 +28,7 @@
 #define BP_OPAQUE_SIZE	MAXALIGN(sizeof(BpPageOpaqueData))
 
 /* Raise the error for a page that is not what bpindex wrote. */
-void
+static void
 bp_report_corrupted(Relation index, BlockNumber blkno, const char *detail)
 {
 	ereport(ERROR,
@@ -40,8 +40,8 @@ bp_report_corrupted(Relation index, BlockNumber blkno, const char *detail)
 }
 
 /* The inline comparison for a column's support function, if there is one. */
-static BpCompareKind
-compare_kind(Oid proc)
+BpCompareKind
+bp_compare_kind(Oid proc)
 {
 	switch (proc)
 	{
@@ -113,7 +113,7 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		desc->att_byval[i] = att->attbyval;
 		desc->collation[i] = index->rd_indcollation[i];
 		desc->cmp_proc[i] = index_getprocinfo(index, i + 1, 1);
-		desc->cmp_kind[i] = compare_kind(desc->cmp_proc[i]->fn_oid);
+		desc->cmp_kind[i] = bp_compare_kind(desc->cmp_proc[i]->fn_oid);
 		lengths[i] = att->attlen;
 		aligns[i] = att->attalign;
 	}

@@ -44,15 +44,29 @@ sub poke
 	$node->start;
 }
 
-# Build a fresh index; returns its name.
+# Build a fresh index; returns its name.  Its leaves are plain
+# (packed_leaves = off), so that the damage below lands on the slots
+# this test reads at fixed offsets; fresh_packed_index keeps the default.
 sub fresh_index
 {
-	my ($name) = @_;
+	my ($name, $options) = @_;
+	$options //= 'packed_leaves = off';
 	load_table($node, "${name}_t", 20000);
 	$node->safe_psql('postgres',
-		"CREATE INDEX $name ON ${name}_t USING bpindex (k)");
+		"CREATE INDEX $name ON ${name}_t USING bpindex (k) WITH ($options)");
 	return $name;
 }
+
+sub fresh_packed_index
+{
+	my ($name) = @_;
+	return fresh_index($name, 'fillfactor = 90');
+}
+
+# A leaf's header and codec (src/README.md) follow its fences: 8 bytes of
+# header, then the codec of one column: 16 bytes, the column's width and
+# flags padded to 8, its 8-byte base.
+my $leaf_prefix = 8 + 16 + 8 + 8;
 
 # The error a forced index scan over the index's table raises.
 sub scan_error
@@ -77,9 +91,9 @@ like(scan_error('bad_version'), qr/index "bad_version" has on-disk format versio
 	'bad metapage version names the index');
 # an index of the previous on-disk format (2: dead bits in the slots)
 fresh_index('old_format');
-poke('old_format', 0, $contents + 4, pack('V', 2));
+poke('old_format', 0, $contents + 4, pack('V', 3));
 like(scan_error('old_format'),
-	qr/index "old_format" has on-disk format version 2.*\n.*HINT:  Rebuild the index with REINDEX INDEX old_format/,
+	qr/index "old_format" has on-disk format version 3.*\n.*HINT:  Rebuild the index with REINDEX INDEX old_format/,
 	'an index of the previous format names REINDEX');
 
 # page identifier of leaf block 1 (page_id is at offset 8 of the special space)
@@ -89,13 +103,32 @@ like(scan_error('bad_leaf'),
 	qr/index "bad_leaf" contains corrupted page at block 1/,
 	'bad leaf page identifier names the index and block');
 
-# BPA counters of leaf block 1: the log count right after the fences and
-# the layout (slot width 16 for int8: fences 32 bytes, layout 8 bytes)
+# BPA counters of leaf block 1: the log count right after the fences, the
+# leaf's header and codec and the layout (slot width 14 for int8: fences
+# 32 bytes, layout 8 bytes)
 fresh_index('bad_bpa');
-poke('bad_bpa', 1, $contents + 32 + 8, pack('v', 60000));
+poke('bad_bpa', 1, $contents + 32 + $leaf_prefix + 8, pack('v', 60000));
 like(scan_error('bad_bpa'),
 	qr/index "bad_bpa" contains corrupted page at block 1/,
 	'impossible BPA counters are reported, not followed');
+
+# the codec of a packed leaf: a block width of 9 bytes, an unknown leaf
+# encoding, a codec of the wrong number of columns
+fresh_packed_index('bad_codec');
+poke('bad_codec', 1, $contents + 32 + 8 + 1, "\x09");
+like(scan_error('bad_codec'),
+	qr/index "bad_codec" contains corrupted page at block 1/,
+	'an impossible leaf codec is reported, not followed');
+fresh_packed_index('bad_encoding');
+poke('bad_encoding', 1, $contents + 32, "\x07");
+like(scan_error('bad_encoding'),
+	qr/index "bad_encoding" contains corrupted page at block 1/,
+	'an unknown leaf encoding is reported');
+fresh_packed_index('bad_codec_natts');
+poke('bad_codec_natts', 1, $contents + 32 + 8, "\x03");
+like(scan_error('bad_codec_natts'),
+	qr/index "bad_codec_natts" contains corrupted page at block 1/,
+	'a codec of the wrong number of columns is reported');
 
 # a zeroed (all-new) leaf page
 fresh_index('zeroed_leaf');
@@ -118,6 +151,7 @@ sub layout
 			root, levels FROM bpindex_metap('$index')});
 	my $maxalign = sub { my ($x) = @_; return ($x + 7) & ~7; };
 	my $region = $contents + $maxalign->(2 * $width);
+	my $leaf = $region + $leaf_prefix;
 	my $log = $maxalign->(16 + 2 * $num_blocks + int(($num_blocks + 7) / 8));
 	return {
 		width => $width,
@@ -127,15 +161,15 @@ sub layout
 		levels => $levels,
 		lowkey => $contents,
 		highkey => $contents + $width,
-		region => $region,
-		log_count => $region + 8,
-		used_blocks => $region + 10,
-		nentries => $region + 12,
-		counts => $region + 16,
-		sorted_bits => $region + 16 + 2 * $num_blocks,
-		log => $region + $log,
-		header => $region + $log + $log_size * $width,
-		blocks => $region + $log + ($log_size + $num_blocks) * $width,
+		region => $leaf,
+		log_count => $leaf + 8,
+		used_blocks => $leaf + 10,
+		nentries => $leaf + 12,
+		counts => $leaf + 16,
+		sorted_bits => $leaf + 16 + 2 * $num_blocks,
+		log => $leaf + $log,
+		header => $leaf + $log + $log_size * $width,
+		blocks => $leaf + $log + ($log_size + $num_blocks) * $width,
 		nitems => $region,
 		pivots => $region + $maxalign->(8 + 4 * $capacity),
 	};

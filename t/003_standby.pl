@@ -83,7 +83,7 @@ like($plan, qr/Index (Only )?Scan using repl_t_bp/, 'standby uses the index');
 # the middle.  Some 200000 inserts in all.
 $primary->safe_psql('postgres', q{
 	CREATE TABLE grow_t (k int8, v int4);
-	CREATE INDEX grow_t_bp ON grow_t USING bpindex (k) WITH (fillfactor = 60);
+	CREATE INDEX grow_t_bp ON grow_t USING bpindex (k) WITH (fillfactor = 60, packed_leaves = off);
 	CREATE TABLE wide_t (a uuid, b uuid, c uuid, d uuid, k int8);
 	CREATE INDEX wide_t_bp ON wide_t USING bpindex (a, b, c, d, k) WITH (fillfactor = 10);
 });
