@@ -28,8 +28,8 @@ bpc_max_code(int width)
 }
 
 /* The fewest bytes (1..8) whose codes cover span, or 9 if none do. */
-static int
-code_width(uint64_t span)
+int
+bpc_code_width(uint64_t span)
 {
 	for (int w = 1; w <= 8; w++)
 		if (span <= bpc_max_code(w))
@@ -38,8 +38,8 @@ code_width(uint64_t span)
 }
 
 /* The fewest bytes (0..4) that hold every number up to span. */
-static int
-unsigned_width(uint64_t span)
+int
+bpc_unsigned_width(uint64_t span)
 {
 	int			w = 0;
 
@@ -115,7 +115,7 @@ bpc_range_add(BpcRange *range, const BpcValue *values, uint32_t block,
 static int
 span_width(uint64_t lo, uint64_t hi, bool any_null)
 {
-	return (lo == hi && !any_null) ? 0 : code_width(hi - lo);
+	return (lo == hi && !any_null) ? 0 : bpc_code_width(hi - lo);
 }
 
 /*
@@ -203,7 +203,7 @@ bpc_choose(const BpcColumns *columns, const BpcRange *range,
 			range->max_block + extra : UINT32_MAX;
 
 		codec->block_base = base;
-		codec->block_width = (uint8_t) unsigned_width(top - base);
+		codec->block_width = (uint8_t) bpc_unsigned_width(top - base);
 	}
 	/* an entry takes at least 2 bytes, as the BPA's scratch areas assume */
 	codec->offset_width = (range->max_offset <= 0xFF && width + codec->block_width > 0) ? 1 : 2;

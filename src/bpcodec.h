@@ -112,6 +112,8 @@ extern void bpc_decode(const BpCodec *codec, const uint8_t *in,
 extern void bpc_decode_tid(const BpCodec *codec, const uint8_t *in,
 						   uint32_t *block, uint16_t *offset);
 extern uint64_t bpc_max_code(int width);
+extern int	bpc_code_width(uint64_t span);
+extern int	bpc_unsigned_width(uint64_t span);
 extern uint64_t bpc_first_code(const BpCodec *codec, const uint8_t *in);
 
 extern size_t bpc_stored_size(int natts);

@@ -19,6 +19,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/nbtree.h"
 #include "access/reloptions.h"
 #include "access/relation.h"
 #include "access/table.h"
@@ -27,6 +28,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_statistic.h"
 #include "catalog/pg_attribute.h"
 #include "commands/tablespace.h"
 #include "miscadmin.h"
@@ -49,10 +51,8 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
-#include "utils/syscache.h"
 #include "utils/selfuncs.h"
-#include "catalog/pg_statistic.h"
-#include "access/nbtree.h"
+#include "utils/syscache.h"
 
 #include "bpindex.h"
 
@@ -472,16 +472,6 @@ column_stats(HypoIndex *hypo, int i, BpCompareKind kind, double tuples,
 	ReleaseSysCache(tuple);
 }
 
-/* The fewest bytes (up to max_bytes) whose codes below the NULL code cover span. */
-static int
-bytes_for_span(double span, int max_bytes)
-{
-	for (int w = 1; w < max_bytes; w++)
-		if (span <= (double) bpc_max_code(w))
-			return w;
-	return max_bytes;
-}
-
 /*
  * The bytes of a packed entry of the hypothetical index whose leaves hold
  * per_leaf entries each, from the column statistics; 0 if its leaves stay
@@ -524,16 +514,14 @@ estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 				 kind == BP_CMP_FLOAT8)
 			width += hypo->attlen[i];
 		else
-			width += bytes_for_span((double) (stats.hi - stats.lo) *
-									Min(1.0, per_leaf / group_rows),
-									hypo->attlen[i]);
+			width += Min(hypo->attlen[i],
+						 bpc_code_width((uint64) ((double) (stats.hi - stats.lo) *
+												  Min(1.0, per_leaf / group_rows))));
 	}
 	blocks = fabs(correlation) > 0.9 ? per_leaf * heap_pages / Max(tuples, 1) :
 		heap_pages;
 	/* the codec's head room: an eighth of the span on each side */
-	blocks *= 1.25;
-	width += blocks < 1 ? 0 : blocks < 256 ? 1 : blocks < 65536 ? 2 :
-		blocks < 16777216 ? 3 : 4;
+	width += bpc_unsigned_width((uint64) Min(blocks * 1.25, (double) PG_UINT32_MAX));
 	width += (tuples / Max(heap_pages, 1) < 255) ? 1 : 2;
 	return Max(width, 2);
 }

@@ -487,6 +487,7 @@ extern BpCompareKind bp_compare_kind(Oid proc);
 extern int	bp_compare_slot_keys(const BpSlotDesc *desc, const char *a,
 								 const char *b);
 extern int	bp_compare_slots(const void *a, const void *b, void *arg);
+extern void bp_store_byval(char *dst, Datum value, int16 len);
 extern void bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values,
 						 bool *isnull, ItemPointer tid);
 extern void bp_slot_deform(const BpSlotDesc *desc, const char *slot,

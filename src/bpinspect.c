@@ -139,7 +139,8 @@ typedef void (*PageVisitFn) (Page page, BlockNumber blkno, void *arg);
 /*
  * Walk the levels from top_level down to the leaves, each left to right
  * along its right-links, calling visit for each live page under a share
- * lock.
+ * lock.  Above top_level only the leftmost live page of each level is
+ * read, for the way down.
  */
 static void
 walk_levels(Relation index, BpMetaPageData *meta, int top_level,
@@ -175,7 +176,7 @@ walk_levels(Relation index, BpMetaPageData *meta, int top_level,
 				visit(page, blkno, arg);
 			blkno = opaque->rightlink;
 			UnlockReleaseBuffer(buf);
-			if (last)
+			if (last || level > top_level)
 				break;
 		}
 	}

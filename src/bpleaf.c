@@ -243,27 +243,10 @@ bool
 bp_leaf_datum_image(BpCompareKind kind, int16 len, Datum value, uint64 *image)
 {
 	char		stored[8];
-	int16		v2 = DatumGetInt16(value);
-	int32		v4 = DatumGetInt32(value);
-	int64		v8 = DatumGetInt64(value);
 
-	switch (len)
-	{
-		case 1:
-			stored[0] = DatumGetChar(value);
-			break;
-		case 2:
-			memcpy(stored, &v2, 2);
-			break;
-		case 4:
-			memcpy(stored, &v4, 4);
-			break;
-		case 8:
-			memcpy(stored, &v8, 8);
-			break;
-		default:
-			return false;
-	}
+	if (len != 1 && len != 2 && len != 4 && len != 8)
+		return false;
+	bp_store_byval(stored, value, len);
 	return value_image(kind, stored, false, image);
 }
 

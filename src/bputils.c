@@ -185,8 +185,8 @@ bp_compare_slots(const void *a, const void *b, void *arg)
 }
 
 /* Store a value passed by value at a possibly unaligned address. */
-static void
-store_byval(char *dst, Datum value, int16 len)
+void
+bp_store_byval(char *dst, Datum value, int16 len)
 {
 	int16		v2;
 	int32		v4;
@@ -245,7 +245,7 @@ bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values, bool *isnull,
 		if (isnull[i])
 			set_slot_null(desc, slot, i);
 		else if (desc->att_byval[i])
-			store_byval(dst, values[i], desc->att_len[i]);
+			bp_store_byval(dst, values[i], desc->att_len[i]);
 		else
 			memcpy(dst, DatumGetPointer(values[i]), desc->att_len[i]);
 	}
