@@ -485,15 +485,57 @@ def pg18_section(bench_dir):
     return L + [""]
 
 
-def retention_section(bench_dir):
-    """The committed run of bench/retention.sh: its targets and its plot."""
-    path = os.path.join(bench_dir, "retention_results.txt")
+def committed_run(bench_dir, name):
+    """The lines of a committed result file of bench/ (or None), its command and its date."""
+    path = os.path.join(bench_dir, name)
     if not os.path.exists(path):
-        return []
+        return None, "", ""
     with open(path) as f:
         lines = [line.rstrip("\n") for line in f]
     command = next((line[2:] for line in lines if line.startswith("# bash")), "")
     when = next((line[len("# run: "):] for line in lines if line.startswith("# run: ")), "")
+    return lines, command, when
+
+
+def size_section(bench_dir):
+    """The committed run of bench/size.sh: the size matrix, the cache effect and the plot."""
+    lines, command, when = committed_run(bench_dir, "size_results.txt")
+    if lines is None:
+        return []
+    L = ["## Index size", "",
+         f"`{command}` ({when}): btree (with its deduplication) and bpindex on the same table for "
+         "each dataset, after `CREATE INDEX` and after random inserts "
+         "([size_results.txt](size_results.txt)). *leaf fill* is bpindex's entries over its "
+         "leaves' capacity, *bytes/entry* its packed entry width.", "",
+         "| dataset | phase | btree MiB | bpindex MiB | bpindex/btree | leaf fill | bytes/entry |",
+         "|---|---|---:|---:|---:|---:|---:|"]
+    for line in lines:
+        f = line.split()
+        if len(f) == 7 and f[1] in ("build", "insert"):
+            L.append(f"| {f[0]} | {f[1]} | {int(f[2]) / 1024:,.1f} | {int(f[3]) / 1024:,.1f} | "
+                     f"{f[4]} | {f[5]} | {f[6]} |")
+    cache = [line for line in lines
+             if line.split()[:1] and line.split()[0] in ("btree", "bpindex")
+             and len(line.split()) == 6]
+    setting = next((line for line in lines if line.startswith("shared_buffers:")), "")
+    if cache:
+        L += ["", f"The effect on ascending ids with {setting.replace(':', ' =')} (between the "
+              "two indexes' sizes): point lookups and 10,000-row ranges, one run each, the "
+              "buffers read from outside shared buffers and the time.", "",
+              "| index | kind | queries | blocks read | blocks hit | ms |",
+              "|---|---|---:|---:|---:|---:|"]
+        L += ["| " + " | ".join(line.split()) + " |" for line in cache]
+    L += [""] + [f"- {line}" for line in lines if line.startswith("target")]
+    if os.path.exists(os.path.join(bench_dir, "size.png")):
+        L += ["", "![bpindex size / btree size per dataset](size.png)"]
+    return L + [""]
+
+
+def retention_section(bench_dir):
+    """The committed run of bench/retention.sh: its targets and its plot."""
+    lines, command, when = committed_run(bench_dir, "retention_results.txt")
+    if lines is None:
+        return []
     verdicts = [line for line in lines if line.startswith(("bpindex size:", "target"))]
     L = ["## Retention", "",
          f"`{command}` ({when}): ascending keys, each cycle deletes the oldest tenth, adds a tenth at "
@@ -577,6 +619,7 @@ def markdown(rows, none_rates, run, pg, pngs, explanations=(), history=(), bench
 
     L += targets_table(rows, explanations)
     L += history_table(rows, history, run)
+    L += size_section(bench_dir)
     L += retention_section(bench_dir)
     if not pg["version"].startswith("PostgreSQL 18"):
         L += pg18_section(bench_dir)

@@ -22,6 +22,7 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 . scripts/common.sh
 . bench/lib/plot_venv.sh
+. bench/lib/committed_run.sh
 
 while [ $# -gt 0 ] && parse_pg_option "$@"; do
 	select_pg "$PG_SELECTED"
@@ -39,21 +40,13 @@ prepare_workdir
 [ "$WORKDIR" = "$ROOT" ] || trap 'rm -rf "$(dirname "$WORKDIR")"' EXIT
 
 OUT=$ROOT/bench/retention_results.txt
-opts=()
-for s in "${SETTINGS[@]}"; do opts+=(-o "$s"); done
 {
-	echo "# bash bench/retention.sh$([ "$PG_MAJOR" = 15 ] || echo " --pg $PG_MAJOR") $ROWS $CYCLES"
-	echo "# run: $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)," \
-		"PostgreSQL $PG_MAJOR, $(nproc) cores"
-	echo "# settings: ${SETTINGS[*]}"
+	result_header bench/retention.sh "$ROWS" "$CYCLES"
 	echo "# buffers: shared hit + read of the query's first run; ms: best of five runs"
 } > "$OUT.new"
-set +e
-run_in_cluster "$WORKDIR" "${opts[@]}" -- bash bench/retention_run.sh "$ROWS" "$CYCLES" |
-	grep --line-buffered -v -e '^Creating new PostgreSQL cluster' -e '^Dropping cluster' |
-	tee -a "$OUT.new"
-status=${PIPESTATUS[0]}
-set -e
+status=0
+run_with_settings "$OUT.new" "${SETTINGS[@]}" -- bash bench/retention_run.sh "$ROWS" "$CYCLES" ||
+	status=$?
 mv "$OUT.new" "$OUT"
 "$PLOT_PYTHON" bench/retention_plot.py "$OUT" "$ROOT/bench/retention.png"
 echo "== wrote $OUT and bench/retention.png"

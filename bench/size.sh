@@ -22,6 +22,7 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 . scripts/common.sh
 . bench/lib/plot_venv.sh
+. bench/lib/committed_run.sh
 
 while [ $# -gt 0 ] && parse_pg_option "$@"; do
 	select_pg "$PG_SELECTED"
@@ -43,31 +44,15 @@ prepare_workdir
 suffix=""
 [ "$PG_MAJOR" = 15 ] || suffix="-pg$PG_MAJOR"
 OUT=$ROOT/bench/size_results$suffix.txt
-{
-	echo "# bash bench/size.sh$([ "$PG_MAJOR" = 15 ] || echo " --pg $PG_MAJOR") $ROWS $INSERTS"
-	echo "# run: $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)," \
-		"PostgreSQL $PG_MAJOR, $(nproc) cores"
-	echo "# settings: ${SETTINGS[*]}"
-} > "$OUT.new"
-opts=()
-for s in "${SETTINGS[@]}"; do opts+=(-o "$s"); done
-set +e
-run_in_cluster "$WORKDIR" "${opts[@]}" -- bash bench/size_run.sh "$ROWS" "$INSERTS" |
-	grep --line-buffered -v -e '^Creating new PostgreSQL cluster' -e '^Dropping cluster' |
-	tee -a "$OUT.new"
-status=${PIPESTATUS[0]}
-set -e
+result_header bench/size.sh "$ROWS" "$INSERTS" > "$OUT.new"
+status=0
+run_with_settings "$OUT.new" "${SETTINGS[@]}" -- bash bench/size_run.sh "$ROWS" "$INSERTS" ||
+	status=$?
 [ "$status" = 0 ] || { mv "$OUT.new" "$OUT"; exit "$status"; }
 
 echo "# settings: ${CACHE_SETTINGS[*]}" | tee -a "$OUT.new"
-opts=()
-for s in "${CACHE_SETTINGS[@]}"; do opts+=(-o "$s"); done
-set +e
-run_in_cluster "$WORKDIR" "${opts[@]}" -- bash bench/cache_run.sh "$ROWS" |
-	grep --line-buffered -v -e '^Creating new PostgreSQL cluster' -e '^Dropping cluster' |
-	tee -a "$OUT.new"
-status=${PIPESTATUS[0]}
-set -e
+run_with_settings "$OUT.new" "${CACHE_SETTINGS[@]}" -- bash bench/cache_run.sh "$ROWS" ||
+	status=$?
 
 # the targets, from the table's ratio column
 awk '

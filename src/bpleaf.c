@@ -934,6 +934,39 @@ bp_leaf_copy_range(BpLeaf *leaf, const BpScanKeys *keys, bool dead_marks,
 	return copy.n;
 }
 
+/* The i-th stored entry of block b of the region, or of its log if b < 0. */
+static const char *
+stored_entry_at(const char *region, int b, int i)
+{
+	return b < 0 ? bpa_log_entry(region, i) : bpa_block_entry(region, b, i);
+}
+
+/* How many entries block b of the region holds, or its log if b < 0. */
+static int
+stored_run_count(const char *region, int b)
+{
+	return b < 0 ? bpa_log_count(region) : bpa_block_count(region, b);
+}
+
+/* The heap TID of a stored entry of the leaf. */
+static ItemPointerData
+stored_entry_tid(BpLeaf *leaf, const char *stored)
+{
+	ItemPointerData tid;
+
+	if (leaf->packed)
+	{
+		uint32		block;
+		uint16		offset;
+
+		bpc_decode_tid(&leaf->codec, (const uint8 *) stored, &block, &offset);
+		ItemPointerSet(&tid, block, offset);
+	}
+	else
+		tid = bp_slot_tid(stored);
+	return tid;
+}
+
 /*
  * The heap TIDs of every entry of the leaf into out, in no particular
  * order, skipping marked entries if skip_dead; returns their count.
@@ -947,27 +980,14 @@ bp_leaf_tids(BpLeaf *leaf, bool skip_dead, ItemPointerData *out)
 
 	for (int b = -1; b < bpa_used_blocks(region); b++)
 	{
-		int			count = b < 0 ? bpa_log_count(region) : bpa_block_count(region, b);
-		const char *run = count == 0 ? NULL : b < 0 ? bpa_log_entry(region, 0) :
-			bpa_block_entry(region, b, 0);
+		int			count = stored_run_count(region, b);
 
 		for (int i = 0; i < count; i++)
 		{
-			const char *stored = run + (Size) i * leaf->width;
+			const char *stored = stored_entry_at(region, b, i);
 
-			if (marks && has_dead_mark(leaf, stored))
-				continue;
-			if (leaf->packed)
-			{
-				uint32		block;
-				uint16		offset;
-
-				bpc_decode_tid(&leaf->codec, (const uint8 *) stored, &block, &offset);
-				ItemPointerSet(&out[n], block, offset);
-			}
-			else
-				out[n] = bp_slot_tid(stored);
-			n++;
+			if (!marks || !has_dead_mark(leaf, stored))
+				out[n++] = stored_entry_tid(leaf, stored);
 		}
 	}
 	return n;
@@ -1000,25 +1020,13 @@ bp_leaf_collect_dead(BpLeaf *leaf, bool (*callback) (ItemPointer, void *),
 
 	for (int b = -1; b < bpa_used_blocks(region); b++)
 	{
-		int			count = b < 0 ? bpa_log_count(region) : bpa_block_count(region, b);
-		const char *run = count == 0 ? NULL : b < 0 ? bpa_log_entry(region, 0) :
-			bpa_block_entry(region, b, 0);
+		int			count = stored_run_count(region, b);
 
 		for (int i = 0; i < count; i++)
 		{
-			const char *stored = run + (Size) i * leaf->width;
-			ItemPointerData tid;
+			const char *stored = stored_entry_at(region, b, i);
+			ItemPointerData tid = stored_entry_tid(leaf, stored);
 
-			if (leaf->packed)
-			{
-				uint32		block;
-				uint16		offset;
-
-				bpc_decode_tid(&leaf->codec, (const uint8 *) stored, &block, &offset);
-				ItemPointerSet(&tid, block, offset);
-			}
-			else
-				tid = bp_slot_tid(stored);
 			if (callback(&tid, state))
 				memcpy(out + (Size) n++ * leaf->width, stored, leaf->width);
 		}
@@ -1079,12 +1087,11 @@ bp_leaf_check(BpLeaf *leaf, BpLeafWork *work)
 
 	for (int b = -1; b < bpa_used_blocks(region) && problem == NULL; b++)
 	{
-		int			n = b < 0 ? bpa_log_count(region) : bpa_block_count(region, b);
+		int			n = stored_run_count(region, b);
 
 		for (int i = 0; i < n && problem == NULL; i++)
 		{
-			const char *stored = b < 0 ? bpa_log_entry(region, i) :
-				bpa_block_entry(region, b, i);
+			const char *stored = stored_entry_at(region, b, i);
 			Size		pos = dead_mark_position(leaf, stored);
 
 			if (!leaf->packed && bp_slot_dead(stored))
