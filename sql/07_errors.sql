@@ -122,7 +122,29 @@ SELECT p.name, pg_index_has_property('t_def_asc'::regclass, p.name)
 FROM unnest(ARRAY['clusterable', 'index_scan', 'bitmap_scan', 'backward_scan'])
      WITH ORDINALITY AS p(name, n)
 ORDER BY p.n;
-DROP INDEX t_def_asc;
+-- every property answer equals btree's for the same columns, but for what
+-- bpindex does not do: unique indexes and INCLUDE columns
+CREATE INDEX t_def_bt ON t_def USING btree (a, b);
+SELECT level, name, btree, bpindex
+FROM (SELECT 'column ' || c AS level, p AS name,
+             pg_index_column_has_property('t_def_bt'::regclass, c, p) AS btree,
+             pg_index_column_has_property('t_def_asc'::regclass, c, p) AS bpindex
+      FROM unnest(ARRAY['asc', 'desc', 'nulls_first', 'nulls_last', 'orderable',
+                        'distance_orderable', 'returnable', 'search_array',
+                        'search_nulls']) p, generate_series(1, 2) c
+      UNION ALL
+      SELECT 'index', p, pg_index_has_property('t_def_bt'::regclass, p),
+             pg_index_has_property('t_def_asc'::regclass, p)
+      FROM unnest(ARRAY['clusterable', 'index_scan', 'bitmap_scan', 'backward_scan']) p
+      UNION ALL
+      SELECT 'access method', p,
+             pg_indexam_has_property((SELECT oid FROM pg_am WHERE amname = 'btree'), p),
+             pg_indexam_has_property((SELECT oid FROM pg_am WHERE amname = 'bpindex'), p)
+      FROM unnest(ARRAY['can_order', 'can_unique', 'can_multi_col', 'can_exclude',
+                        'can_include']) p) props
+WHERE btree IS DISTINCT FROM bpindex
+ORDER BY 1, 2;
+DROP INDEX t_def_asc, t_def_bt;
 -- types without a bpindex operator class
 CREATE INDEX ON t_def USING bpindex (t);
 CREATE INDEX ON t_def USING bpindex (i);
@@ -211,8 +233,8 @@ CREATE INDEX t_def_ff10 ON t_def USING bpindex (a) WITH (fillfactor = 10);
 CREATE INDEX t_def_ff100 ON t_def USING bpindex (a) WITH (fillfactor = 100);
 SELECT relname, reloptions FROM pg_class WHERE relname LIKE 't_def_ff%' ORDER BY 1;
 DROP INDEX t_def_ff10, t_def_ff100;
--- CLUSTER needs an access method that supports clustering
-CREATE INDEX t_def_bp ON t_def USING bpindex (a);
+-- CLUSTER on a partial bpindex index is refused, as on btree
+CREATE INDEX t_def_bp ON t_def USING bpindex (a) WHERE a > 10;
 CLUSTER t_def USING t_def_bp;
 DROP TABLE t_def;
 

@@ -2,7 +2,7 @@
 -- 11_maintenance: bpindex indexes through the life of a table.  Rounds of
 -- deletes, VACUUM and inserts; VACUUM of empty and emptied tables, with
 -- INDEX_CLEANUP OFF, in parallel and in several index passes; VACUUM
--- FULL, CLUSTER (refused), REINDEX (also CONCURRENTLY), CREATE INDEX
+-- FULL, CLUSTER, REINDEX (also CONCURRENTLY), CREATE INDEX
 -- CONCURRENTLY, TRUNCATE, ALTER COLUMN TYPE, SET LOGGED / UNLOGGED,
 -- unlogged and temporary tables, partitioned tables, and DROP EXTENSION.
 -- After each step every bpindex index of the table answers like a
@@ -359,11 +359,29 @@ VACUUM FULL mt_ddl;
 SELECT * FROM mt_rebuilt();
 SELECT * FROM mt_verify('vacuum_full', 'mt_ddl');
 
--- CLUSTER needs an access method that supports clustering
+-- CLUSTER rewrites the table in the order of a bpindex index (NULLs
+-- last, as the index keeps them) and rebuilds both indexes
+SELECT pg_index_has_property('mt_ddl_k', 'clusterable');
 CLUSTER mt_ddl USING mt_ddl_k;
-ALTER TABLE mt_ddl CLUSTER ON mt_ddl_k;
-SELECT pg_indexam_has_property((SELECT oid FROM pg_am WHERE amname = 'bpindex'), 'can_order'),
-       pg_index_has_property('mt_ddl_k', 'clusterable');
+SELECT * FROM mt_rebuilt();
+SELECT * FROM mt_verify('cluster', 'mt_ddl');
+SELECT indexrelid::regclass AS clustered_on FROM pg_index
+WHERE indrelid = 'mt_ddl'::regclass AND indisclustered;
+-- the heap now holds the rows in (k) order, NULLs after every key
+SELECT count(*) FILTER (WHERE prev_k > k OR (prev_k IS NULL AND prev_ctid IS NOT NULL AND k IS NOT NULL))
+       AS out_of_order
+FROM (SELECT k, lag(k) OVER w AS prev_k, lag(ctid) OVER w AS prev_ctid
+      FROM mt_ddl WINDOW w AS (ORDER BY ctid)) s;
+-- on a two-column index, and CLUSTER without USING takes the index marked
+ALTER TABLE mt_ddl CLUSTER ON mt_ddl_ts;
+CLUSTER mt_ddl;
+SELECT * FROM mt_rebuilt();
+SELECT * FROM mt_verify('cluster_ts', 'mt_ddl');
+SELECT count(*) FILTER (WHERE (prev_ts, prev_id) > (ts, id)) AS out_of_order,
+       count(*) FILTER (WHERE ts IS NULL AND next_ts IS NOT NULL) AS nulls_not_last
+FROM (SELECT ts, id, lag(ts) OVER w AS prev_ts, lag(id) OVER w AS prev_id,
+             lead(ts) OVER w AS next_ts
+      FROM mt_ddl WINDOW w AS (ORDER BY ctid)) s;
 
 -- REINDEX in every form
 REINDEX INDEX mt_ddl_k;

@@ -18,6 +18,7 @@
  */
 #include "postgres.h"
 
+#include "access/amapi.h"
 #include "access/htup_details.h"
 #include "access/nbtree.h"
 #include "access/reloptions.h"
@@ -679,6 +680,7 @@ static IndexOptInfo *
 index_opt_info(PlannerInfo *root, RelOptInfo *rel, HypoIndex *hypo, Oid amoid)
 {
 	IndexOptInfo *info = makeNode(IndexOptInfo);
+	IndexAmRoutine *routine = GetIndexAmRoutineByAmId(amoid, false);
 	int			n = hypo->natts;
 	int			levels;
 
@@ -719,15 +721,17 @@ index_opt_info(PlannerInfo *root, RelOptInfo *rel, HypoIndex *hypo, Oid amoid)
 	info->pages = estimate_hypo_pages(hypo, info->tuples, rel->pages, &levels);
 	info->tree_height = levels - 1;
 
-	info->amcanorderbyop = false;
-	info->amoptionalkey = true;
-	info->amsearcharray = false;
-	info->amsearchnulls = true;
-	info->amhasgettuple = true;
-	info->amhasgetbitmap = true;
-	info->amcanparallel = false;
-	info->amcanmarkpos = true;
-	info->amcostestimate = (void (*) ()) bp_costestimate;
+	/* the capabilities of a real bpindex index, from the handler */
+	info->amcanorderbyop = routine->amcanorderbyop;
+	info->amoptionalkey = routine->amoptionalkey;
+	info->amsearcharray = routine->amsearcharray;
+	info->amsearchnulls = routine->amsearchnulls;
+	info->amhasgettuple = routine->amgettuple != NULL;
+	info->amhasgetbitmap = routine->amgetbitmap != NULL;
+	info->amcanparallel = routine->amcanparallel;
+	info->amcanmarkpos = routine->ammarkpos != NULL;
+	info->amcostestimate = (void (*) ()) routine->amcostestimate;
+	pfree(routine);
 	return info;
 }
 

@@ -386,7 +386,25 @@ typedef struct BpScanKey
 								 * with argument is below this sorts
 								 * before the key's range */
 	int			above_limit;	/* ... above this, after it */
+	bool		drives_array;	/* takes each element of the scan's driving
+								 * array in turn (BpScanKeys.drive_elems) */
 } BpScanKey;
+
+/*
+ * An = ANY(array) key that does not drive the scan: the array's sorted
+ * distinct elements, tested by binary search on each entry.  Range keys
+ * >= its first and <= its last element bound the scan.
+ */
+typedef struct BpScanFilter
+{
+	int			attno;			/* 0-based index column */
+	Oid			collation;
+	FmgrInfo	cmp;			/* (index type, element type) comparison */
+	BpCompareKind kind;			/* inline comparison, if the element type is
+								 * the column's */
+	Datum	   *elems;
+	int			nelems;
+} BpScanFilter;
 
 /* The scan keys of a scan, ordered by column. */
 typedef struct BpScanKeys
@@ -397,7 +415,18 @@ typedef struct BpScanKeys
 	bool		first_column_inline;	/* every key is a value key on the
 										 * first column with an inline
 										 * comparison */
-	BpScanKey  *keys;
+	BpScanKey  *keys;			/* room for twice the executor's keys */
+	int			nfilters;
+	BpScanFilter *filters;		/* room for the executor's keys */
+
+	/*
+	 * The = ANY(array) key whose sorted distinct elements split the scan
+	 * into one primitive scan per element, in index order: an array on a
+	 * column that every earlier column's = key pins.  drive_key < 0: none.
+	 */
+	int			drive_key;
+	Datum	   *drive_elems;
+	int			drive_nelems;
 	const BpSlotDesc *slot;
 } BpScanKeys;
 
@@ -439,6 +468,8 @@ typedef struct BpScanPos
 	char	   *items;			/* nitems slots */
 	char	   *lowkey;			/* one slot */
 	char	   *highkey;		/* one slot */
+	int			array_elem;		/* element of the driving array whose
+								 * primitive scan the entries belong to */
 	bool		valid;
 } BpScanPos;
 
@@ -465,6 +496,7 @@ typedef struct BpScanOpaqueData
 	int			nkilled;
 	int			killed_capacity;
 	MemoryContext tuple_cxt;	/* index tuples with NULLs */
+	MemoryContext keys_cxt;		/* array elements, reset by each rescan */
 } BpScanOpaqueData;
 
 typedef BpScanOpaqueData *BpScanOpaque;
@@ -584,6 +616,7 @@ extern bool bp_never_right(const void *slot, void *arg);
 extern void bp_prepare_keys(Relation index, ScanKey scankey, int nkeys,
 							BpScanKeys *out);
 extern BpKeyResult bp_test_keys(const BpScanKeys *keys, const char *slot);
+extern void bp_set_array_element(BpScanKeys *keys, int elem);
 extern bool bp_below_range(const void *slot, void *keys);
 extern bool bp_above_range(const void *slot, void *keys);
 extern bool bp_not_above_range(const void *slot, void *keys);

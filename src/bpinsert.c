@@ -21,6 +21,7 @@
 
 #include "access/generic_xlog.h"
 #include "miscadmin.h"
+#include "storage/predicate.h"
 #include "utils/rel.h"
 
 #include "bpindex.h"
@@ -398,6 +399,8 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 
 	rbuf = bp_new_buffer(index);
 	right = BufferGetBlockNumber(rbuf);
+	/* predicate locks on the leaf cover both halves */
+	PredicateLockPageSplit(index, BufferGetBlockNumber(buf), right);
 	xlog = GenericXLogStart(index);
 	lpage = GenericXLogRegisterBuffer(xlog, buf, 0);
 	rpage = GenericXLogRegisterBuffer(xlog, rbuf, GENERIC_XLOG_FULL_IMAGE);
@@ -685,6 +688,8 @@ insert_slot(Relation index, BpIndexState *state, const char *slot)
 			finish_split(index, buf);
 			continue;
 		}
+		/* a serializable transaction that read this leaf conflicts */
+		CheckForSerializableConflictIn(index, NULL, BufferGetBlockNumber(buf));
 		result = insert_into_leaf(index, state, buf, slot);
 		if (result == LEAF_RECODE && recode_leaf(index, state, buf, slot))
 			result = LEAF_INSERTED;

@@ -49,6 +49,7 @@
 #include "access/generic_xlog.h"
 #include "access/transam.h"
 #include "miscadmin.h"
+#include "storage/predicate.h"
 #include "utils/rel.h"
 
 #include "bpindex.h"
@@ -241,6 +242,8 @@ delete_into_left(Relation index, BlockNumber blkno, BlockNumber left,
 	if (pos < 1 || bp_internal_children(ppage, width)[pos - 1] != left)
 		goto give_up;
 
+	/* serializable transactions that read L's range now hold it on LS */
+	PredicateLockPageCombine(index, blkno, left);
 	xlog = GenericXLogStart(index);
 	lspage = GenericXLogRegisterBuffer(xlog, bufs[0], 0);
 	lpage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
@@ -309,6 +312,8 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 		bp_internal_children(ppage, width)[1] != right)
 		goto give_up;
 
+	/* serializable transactions that read L's range now hold it on R */
+	PredicateLockPageCombine(index, blkno, right);
 	xlog = GenericXLogStart(index);
 	if (BufferIsValid(bufs[0]))
 	{

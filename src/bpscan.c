@@ -47,6 +47,7 @@
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
 #include "pgstat.h"
+#include "storage/predicate.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -122,7 +123,8 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 
 	so->slot = state->slot;
 	so->keys.slot = &so->slot;
-	so->keys.keys = palloc(sizeof(BpScanKey) * Max(nkeys, 1));
+	so->keys.keys = palloc(sizeof(BpScanKey) * Max(2 * nkeys, 1));
+	so->keys.filters = palloc(sizeof(BpScanFilter) * Max(nkeys, 1));
 	alloc_pos(&so->pos, so->slot.width);
 	alloc_pos(&so->mark, so->slot.width);
 	bp_leaf_work_init(&so->work, &so->slot);
@@ -134,6 +136,9 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	so->tuple_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										  "bpindex scan tuples",
 										  ALLOCSET_SMALL_SIZES);
+	so->keys_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										 "bpindex scan keys",
+										 ALLOCSET_SMALL_SIZES);
 	scan->xs_itupdesc = RelationGetDescr(index);
 	scan->opaque = so;
 	return scan;
@@ -221,12 +226,16 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 		  ScanKey orderbys, int norderbys)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	MemoryContext old;
 
 	kill_entries(scan);
 	if (scankey && scan->numberOfKeys > 0)
 		memmove(scan->keyData, scankey, scan->numberOfKeys * sizeof(ScanKeyData));
+	MemoryContextReset(so->keys_cxt);
+	old = MemoryContextSwitchTo(so->keys_cxt);
 	bp_prepare_keys(scan->indexRelation, scan->keyData, scan->numberOfKeys,
 					&so->keys);
+	MemoryContextSwitchTo(old);
 	so->point = so->keys.nkeys > 0 && so->keys.keys[0].attno == 0 &&
 		(so->keys.keys[0].strategy == BTEqualStrategyNumber ||
 		 (so->keys.keys[0].flags & SK_SEARCHNULL));
@@ -244,6 +253,7 @@ bp_endscan(IndexScanDesc scan)
 	release_pos(&so->pos);
 	release_pos(&so->mark);
 	MemoryContextDelete(so->tuple_cxt);
+	MemoryContextDelete(so->keys_cxt);
 	if (so->pos.items)
 		pfree(so->pos.items);
 	if (so->mark.items)
@@ -254,6 +264,7 @@ bp_endscan(IndexScanDesc scan)
 	if (so->killed)
 		pfree(so->killed);
 	pfree(so->keys.keys);
+	pfree(so->keys.filters);
 	pfree(so);
 	scan->opaque = NULL;
 }
@@ -349,6 +360,7 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 	memcpy(pos->highkey, bp_page_highkey(page, width), width);
 	bp_leaf_open(&leaf, page, &so->slot);
 	pos->nitems = copy_leaf_sorted(so, &leaf, scan->ignore_killed_tuples, dir);
+	PredicateLockPage(scan->indexRelation, pos->blkno, scan->xs_snapshot);
 	if (scan_keeps_pin(scan))
 	{
 		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
@@ -370,18 +382,42 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 	pos->valid = true;
 }
 
-/* Find the first leaf of the range in the scan direction. */
+/*
+ * Find the first leaf of the range in the scan direction; with a driving
+ * array, the range of its element elem.
+ */
 static void
-first_leaf(IndexScanDesc scan, ScanDirection dir)
+first_leaf(IndexScanDesc scan, ScanDirection dir, int elem)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	Buffer		buf;
+
+	if (so->keys.drive_key >= 0)
+		bp_set_array_element(&so->keys, elem);
 
 	buf = bp_descend(scan->indexRelation,
 					 ScanDirectionIsForward(dir) ? bp_below_range : bp_not_above_range,
 					 &so->keys, BUFFER_LOCK_SHARE);
 	load_leaf(scan, buf, dir, NULL, NULL);
+	so->pos.array_elem = elem;
 	bp_count_index_search(scan);
+}
+
+/*
+ * Start the primitive scan of the driving array's next element in the
+ * scan direction, if there is one.
+ */
+static bool
+next_array_element(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	int			elem = so->pos.array_elem + (ScanDirectionIsForward(dir) ? 1 : -1);
+
+	if (so->keys.drive_key < 0 || elem < 0 || elem >= so->keys.drive_nelems)
+		return false;
+	kill_entries(scan);
+	first_leaf(scan, dir, elem);
+	return true;
 }
 
 /*
@@ -552,7 +588,7 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 	if (so->keys.unsatisfiable)
 		return false;
 	if (!pos->valid)
-		first_leaf(scan, dir);
+		first_leaf(scan, dir, forward ? 0 : so->keys.drive_nelems - 1);
 	else if (scan->kill_prior_tuple && pos->cur >= pos->lo && pos->cur < pos->hi &&
 			 so->nkilled < pos->nitems)
 	{
@@ -583,14 +619,15 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 				return true;
 			}
 		}
-		/* the range ends inside this leaf: stay here, so a reversal works */
-		if (forward ? pos->hi < pos->nitems : pos->lo > 0)
+		/*
+		 * At the end of the range, the next element's range if any; else
+		 * stay here, so a reversal works.
+		 */
+		if ((forward ? pos->hi < pos->nitems : pos->lo > 0) ||
+			!step_leaf(scan, dir))
 		{
-			pos->cur = forward ? pos->hi : pos->lo - 1;
-			return false;
-		}
-		if (!step_leaf(scan, dir))
-		{
+			if (next_array_element(scan, dir))
+				continue;
 			pos->cur = forward ? pos->hi : pos->lo - 1;
 			return false;
 		}
@@ -658,23 +695,16 @@ collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
 		visit->ntids = bp_leaf_tids(&leaf, visit->skip_dead, visit->tids);
 }
 
-/* amgetbitmap: map_range over the leaves of the range, unsorted. */
-int64
-bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
+/* Add the TIDs of the entries of the keys' range to tbm; returns their count. */
+static int64
+collect_range(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	Relation	index = scan->indexRelation;
 	uint16		width = so->slot.width;
-	BitmapVisit visit;
 	int64		total = 0;
 	Buffer		buf;
 
-	if (so->keys.unsatisfiable)
-		return 0;
-	visit.keys = &so->keys;
-	visit.skip_dead = scan->ignore_killed_tuples;
-	visit.capacity = 1024;
-	visit.tids = palloc(sizeof(ItemPointerData) * visit.capacity);
 	buf = bp_descend(index, bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
 	bp_count_index_search(scan);
 	for (;;)
@@ -685,20 +715,47 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		BlockNumber next = opaque->rightlink;
 
 		CHECK_FOR_INTERRUPTS();
-		visit.ntids = 0;
-		collect_leaf(page, so, &visit);
+		visit->ntids = 0;
+		collect_leaf(page, so, visit);
+		PredicateLockPage(index, BufferGetBlockNumber(buf), scan->xs_snapshot);
 		last = !(opaque->flags & BP_HAS_HIGH) ||
 			bp_above_range(bp_page_highkey(page, width), &so->keys);
 		memcpy(so->bound, bp_page_highkey(page, width), width);
 		UnlockReleaseBuffer(buf);
 
-		if (visit.ntids > 0)
-			tbm_add_tuples(tbm, visit.tids, visit.ntids, false);
-		total += visit.ntids;
+		if (visit->ntids > 0)
+			tbm_add_tuples(tbm, visit->tids, visit->ntids, false);
+		total += visit->ntids;
 		if (last)
-			break;
+			return total;
 		/* entries below the bound that a later leaf holds come twice: harmless */
 		buf = read_next_leaf(index, &so->slot, next, so->bound);
+	}
+}
+
+/*
+ * amgetbitmap: map_range over the leaves of the range, unsorted; with a
+ * driving array, over the range of each of its elements.
+ */
+int64
+bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BitmapVisit visit;
+	int64		total = 0;
+	int			nranges = so->keys.drive_key >= 0 ? so->keys.drive_nelems : 1;
+
+	if (so->keys.unsatisfiable)
+		return 0;
+	visit.keys = &so->keys;
+	visit.skip_dead = scan->ignore_killed_tuples;
+	visit.capacity = 1024;
+	visit.tids = palloc(sizeof(ItemPointerData) * visit.capacity);
+	for (int elem = 0; elem < nranges; elem++)
+	{
+		if (so->keys.drive_key >= 0)
+			bp_set_array_element(&so->keys, elem);
+		total += collect_range(scan, tbm, &visit);
 	}
 	pfree(visit.tids);
 	return total;
@@ -722,4 +779,6 @@ bp_restrpos(IndexScanDesc scan)
 
 	kill_entries(scan);
 	copy_pos(&so->pos, &so->mark, so->slot.width);
+	if (so->pos.valid && so->keys.drive_key >= 0)
+		bp_set_array_element(&so->keys, so->pos.array_elem);
 }

@@ -17,6 +17,7 @@
 
 #include "access/nbtree.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -32,6 +33,25 @@ key_is_equality(const BpScanKey *key)
 }
 
 /*
+ * The support function 1 of (lefttype, righttype) in the operator family
+ * of index column att, or an error naming the index.
+ */
+static Oid
+comparison_proc(Relation index, int att, Oid lefttype, Oid righttype)
+{
+	Oid			proc = get_opfamily_proc(index->rd_opfamily[att], lefttype,
+										 righttype, 1);
+
+	if (!OidIsValid(proc))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("missing support function 1(%s,%s) in operator family of index \"%s\"",
+						format_type_be(lefttype), format_type_be(righttype),
+						RelationGetRelationName(index))));
+	return proc;
+}
+
+/*
  * Look up the comparison function between the index column's type and
  * the key's argument type in the column's operator family.
  */
@@ -39,7 +59,6 @@ static void
 lookup_key_comparison(Relation index, int att, Oid subtype, FmgrInfo *cmp)
 {
 	Oid			opcintype = index->rd_opcintype[att];
-	Oid			proc;
 
 	if (!OidIsValid(subtype) || subtype == opcintype)
 	{
@@ -47,14 +66,7 @@ lookup_key_comparison(Relation index, int att, Oid subtype, FmgrInfo *cmp)
 					   CurrentMemoryContext);
 		return;
 	}
-	proc = get_opfamily_proc(index->rd_opfamily[att], opcintype, subtype, 1);
-	if (!OidIsValid(proc))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_FUNCTION),
-				 errmsg("missing support function 1(%s,%s) in operator family of index \"%s\"",
-						format_type_be(opcintype), format_type_be(subtype),
-						RelationGetRelationName(index))));
-	fmgr_info(proc, cmp);
+	fmgr_info(comparison_proc(index, att, opcintype, subtype), cmp);
 }
 
 /*
@@ -90,65 +102,249 @@ set_range_limits(BpScanKey *key)
 	}
 }
 
+/* Context of sort_elements: the elements' comparison. */
+typedef struct ElementOrder
+{
+	FmgrInfo	cmp;
+	Oid			collation;
+} ElementOrder;
+
+/* qsort_arg comparator of array elements. */
+static int
+compare_elements(const void *a, const void *b, void *arg)
+{
+	ElementOrder *order = (ElementOrder *) arg;
+
+	return DatumGetInt32(FunctionCall2Coll(&order->cmp, order->collation,
+										   *(const Datum *) a,
+										   *(const Datum *) b));
+}
+
+/*
+ * The sorted distinct non-NULL elements of an array key's argument, in
+ * *elems; returns their count.  They are compared with the element type's
+ * comparison in the column's operator family.
+ */
+static int
+sorted_array_elements(Relation index, const ScanKey sk, Datum **elems)
+{
+	ArrayType  *array = DatumGetArrayTypeP(sk->sk_argument);
+	Oid			elemtype = ARR_ELEMTYPE(array);
+	int			att = sk->sk_attno - 1;
+	ElementOrder order;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	bool	   *nulls;
+	Datum	   *values;
+	int			n;
+	int			kept = 0;
+
+	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
+	deconstruct_array(array, elemtype, elmlen, elmbyval, elmalign,
+					  &values, &nulls, &n);
+	for (int i = 0; i < n; i++)
+		if (!nulls[i])
+			values[kept++] = values[i];	/* "col = NULL" matches nothing */
+	fmgr_info(comparison_proc(index, att, elemtype, elemtype), &order.cmp);
+	order.collation = sk->sk_collation;
+	qsort_arg(values, kept, sizeof(Datum), compare_elements, &order);
+	n = 0;
+	for (int i = 0; i < kept; i++)
+		if (n == 0 || compare_elements(&values[n - 1], &values[i], &order) != 0)
+			values[n++] = values[i];
+	*elems = values;
+	return n;
+}
+
+/* Is sk an = ANY(array) key? */
+static inline bool
+is_equality_array(const ScanKey sk)
+{
+	return (sk->sk_flags & SK_SEARCHARRAY) &&
+		sk->sk_strategy == BTEqualStrategyNumber;
+}
+
+/*
+ * Which = ANY(array) key drives primitive scans: the first, by column, of
+ * those whose earlier columns all have a plain = or IS NULL key (one
+ * primitive scan per element then returns entries in index order).
+ * Returns its position in scankey, or -1.
+ */
+static int
+choose_driving_array(const ScanKey scankey, int nkeys)
+{
+	int			best = -1;
+
+	for (int i = 0; i < nkeys; i++)
+	{
+		int			att = scankey[i].sk_attno;
+		bool		pinned = true;
+
+		if (!is_equality_array(&scankey[i]) ||
+			(best >= 0 && scankey[best].sk_attno <= att))
+			continue;
+		for (int before = 1; before < att && pinned; before++)
+		{
+			pinned = false;
+			for (int j = 0; j < nkeys; j++)
+				if (scankey[j].sk_attno == before && !(scankey[j].sk_flags & SK_SEARCHARRAY) &&
+					((scankey[j].sk_flags & SK_SEARCHNULL) ||
+					 (!(scankey[j].sk_flags & (SK_SEARCHNOTNULL | SK_ISNULL)) &&
+					  scankey[j].sk_strategy == BTEqualStrategyNumber)))
+					pinned = true;
+		}
+		if (pinned)
+			best = i;
+	}
+	return best;
+}
+
+/*
+ * Count in the key just written after out's keys, moving it before those
+ * of later columns (the keys stay ordered by column, stably); returns it.
+ */
+static BpScanKey *
+place_new_key(BpScanKeys *out)
+{
+	int			pos = out->nkeys;
+	BpScanKey	key = out->keys[pos];
+
+	for (; pos > 0 && out->keys[pos - 1].attno > key.attno; pos--)
+		out->keys[pos] = out->keys[pos - 1];
+	out->keys[pos] = key;
+	out->nkeys++;
+	return &out->keys[pos];
+}
+
+/* Add a value key (strategy, argument) on sk's column to out. */
+static BpScanKey *
+add_value_key(Relation index, const ScanKey sk, StrategyNumber strategy,
+			  Datum argument, BpScanKeys *out)
+{
+	BpScanKey  *key = &out->keys[out->nkeys];
+
+	key->attno = sk->sk_attno - 1;
+	key->flags = 0;
+	key->strategy = strategy;
+	key->argument = argument;
+	key->collation = sk->sk_collation;
+	key->drives_array = false;
+	set_range_limits(key);
+	lookup_key_comparison(index, key->attno, sk->sk_subtype, &key->cmp);
+	key->kind = BP_CMP_FMGR;
+	if (!OidIsValid(sk->sk_subtype) ||
+		sk->sk_subtype == index->rd_opcintype[key->attno])
+		key->kind = out->slot->cmp_kind[key->attno];
+	return place_new_key(out);
+}
+
+/* Add an IS NULL / IS NOT NULL key on sk's column to out. */
+static void
+add_null_key(const ScanKey sk, BpScanKeys *out)
+{
+	BpScanKey  *key = &out->keys[out->nkeys];
+
+	key->attno = sk->sk_attno - 1;
+	key->flags = sk->sk_flags & (SK_SEARCHNULL | SK_SEARCHNOTNULL);
+	key->strategy = InvalidStrategy;
+	key->kind = BP_CMP_FMGR;
+	key->drives_array = false;
+	place_new_key(out);
+}
+
+/*
+ * An array key: = ANY that drives the scan becomes an = key on the current
+ * element; another = ANY becomes a range [first, last] and a filter;
+ * < ANY, <= ANY keep the last element, > ANY, >= ANY the first.
+ */
+static void
+add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
+{
+	Datum	   *elems;
+	int			n = sorted_array_elements(index, sk, &elems);
+	BpScanFilter *filter;
+
+	if (n == 0)
+	{
+		out->unsatisfiable = true;
+		return;
+	}
+	switch (sk->sk_strategy)
+	{
+		case BTLessStrategyNumber:
+		case BTLessEqualStrategyNumber:
+			add_value_key(index, sk, sk->sk_strategy, elems[n - 1], out);
+			return;
+		case BTGreaterStrategyNumber:
+		case BTGreaterEqualStrategyNumber:
+			add_value_key(index, sk, sk->sk_strategy, elems[0], out);
+			return;
+	}
+	if (drives)
+	{
+		add_value_key(index, sk, BTEqualStrategyNumber, elems[0], out)->drives_array = true;
+		out->drive_elems = elems;
+		out->drive_nelems = n;
+		return;
+	}
+	add_value_key(index, sk, BTGreaterEqualStrategyNumber, elems[0], out);
+	add_value_key(index, sk, BTLessEqualStrategyNumber, elems[n - 1], out);
+	filter = &out->filters[out->nfilters++];
+	filter->attno = sk->sk_attno - 1;
+	filter->collation = sk->sk_collation;
+	lookup_key_comparison(index, filter->attno, sk->sk_subtype, &filter->cmp);
+	filter->kind = BP_CMP_FMGR;
+	if (sk->sk_subtype == index->rd_opcintype[filter->attno])
+		filter->kind = out->slot->cmp_kind[filter->attno];
+	filter->elems = elems;
+	filter->nelems = n;
+}
+
 /*
  * Turn the executor's scan keys into BpScanKeys ordered by column.
- * out->keys must have room for nkeys entries, out->slot is the scan's copy
- * of the index's slot descriptor.
+ * out->keys must have room for 2 * nkeys entries and out->filters for
+ * nkeys, out->slot is the scan's copy of the index's slot descriptor.
+ * Array elements are allocated in the current memory context.
  */
 void
 bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 {
-	int			n = 0;
 	int			pinned_through = -1;
+	int			driving = choose_driving_array(scankey, nkeys);
 
 	out->unsatisfiable = false;
-	for (int i = 0; i < nkeys; i++)
+	out->nkeys = 0;
+	out->nfilters = 0;
+	out->drive_key = -1;
+	out->drive_elems = NULL;
+	out->drive_nelems = 0;
+	for (int i = 0; i < nkeys && !out->unsatisfiable; i++)
 	{
 		ScanKey		sk = &scankey[i];
-		BpScanKey  *key = &out->keys[n];
-		int			pos;
 
-		key->attno = sk->sk_attno - 1;
-		key->flags = sk->sk_flags & (SK_SEARCHNULL | SK_SEARCHNOTNULL);
-		key->strategy = key->flags ? InvalidStrategy : sk->sk_strategy;
-		key->argument = sk->sk_argument;
-		key->collation = sk->sk_collation;
-		if ((sk->sk_flags & SK_ISNULL) && key->flags == 0)
-		{
-			/* "col op NULL" is never true */
-			out->unsatisfiable = true;
-			continue;
-		}
-		key->kind = BP_CMP_FMGR;
-		if (key->flags == 0)
-		{
-			set_range_limits(key);
-			lookup_key_comparison(index, key->attno, sk->sk_subtype, &key->cmp);
-			if (!OidIsValid(sk->sk_subtype) ||
-				sk->sk_subtype == index->rd_opcintype[key->attno])
-				key->kind = out->slot->cmp_kind[key->attno];
-		}
-
-		/* keep keys ordered by column (insertion, stable) */
-		for (pos = n; pos > 0 && out->keys[pos - 1].attno > key->attno; pos--)
-		{
-			BpScanKey	tmp = out->keys[pos];
-
-			out->keys[pos] = out->keys[pos - 1];
-			out->keys[pos - 1] = tmp;
-		}
-		n++;
+		if (sk->sk_flags & (SK_SEARCHNULL | SK_SEARCHNOTNULL))
+			add_null_key(sk, out);
+		else if (sk->sk_flags & SK_ISNULL)
+			out->unsatisfiable = true;	/* "col op NULL" is never true */
+		else if (sk->sk_flags & SK_SEARCHARRAY)
+			add_array_key(index, sk, i == driving, out);
+		else
+			add_value_key(index, sk, sk->sk_strategy, sk->sk_argument, out);
 	}
-	out->nkeys = n;
-	out->first_column_inline = n > 0;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < out->nkeys; i++)
+		if (out->keys[i].drives_array)
+			out->drive_key = i;
+
+	out->first_column_inline = out->nkeys > 0;
+	for (int i = 0; i < out->nkeys; i++)
 		if (out->keys[i].attno != 0 || out->keys[i].flags != 0 ||
 			out->keys[i].kind == BP_CMP_FMGR)
 			out->first_column_inline = false;
 
 	/* exact: every keyed column follows columns pinned by equality keys */
-	out->exact = true;
-	for (int i = 0; i < n; i++)
+	out->exact = out->nfilters == 0;
+	for (int i = 0; i < out->nkeys; i++)
 	{
 		if (out->keys[i].attno > pinned_through + 1)
 			out->exact = false;
@@ -156,6 +352,57 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 			out->keys[i].attno == pinned_through + 1)
 			pinned_through = out->keys[i].attno;
 	}
+}
+
+/* Make the driving array key of keys take element elem of its array. */
+void
+bp_set_array_element(BpScanKeys *keys, int elem)
+{
+	Assert(keys->drive_key >= 0 && elem >= 0 && elem < keys->drive_nelems);
+	keys->keys[keys->drive_key].argument = keys->drive_elems[elem];
+}
+
+/*
+ * Compare column att of slot (not NULL) with argument, inline or through
+ * the key's comparison function.
+ */
+static inline int32
+compare_column(BpCompareKind kind, const FmgrInfo *cmp, Oid collation,
+			   const BpSlotDesc *desc, const char *slot, int att, Datum argument)
+{
+	if (kind != BP_CMP_FMGR)
+		return bp_compare_inline(kind, slot + desc->att_offset[att], argument,
+								 desc->att_len[att]);
+	return DatumGetInt32(FunctionCall2Coll((FmgrInfo *) cmp, collation,
+										   bp_slot_datum(desc, slot, att),
+										   argument));
+}
+
+/* Does column filter->attno of slot hold one of the filter's elements? */
+static bool
+filter_matches(const BpScanFilter *filter, const BpSlotDesc *desc,
+			   const char *slot)
+{
+	int			lo = 0;
+	int			hi = filter->nelems;
+
+	if (bp_slot_isnull(desc, slot, filter->attno))
+		return false;
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		int32		c = compare_column(filter->kind, &filter->cmp,
+									   filter->collation, desc, slot,
+									   filter->attno, filter->elems[mid]);
+
+		if (c == 0)
+			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
 }
 
 /* Test one key against the corresponding column of slot. */
@@ -172,14 +419,8 @@ test_key(const BpScanKey *key, const BpSlotDesc *desc, const char *slot)
 	if (isnull)
 		return BP_KEY_ABOVE;	/* NULLs sort after every value */
 
-	if (key->kind != BP_CMP_FMGR)
-		c = bp_compare_inline(key->kind, slot + desc->att_offset[key->attno],
-							  key->argument, desc->att_len[key->attno]);
-	else
-		c = DatumGetInt32(FunctionCall2Coll((FmgrInfo *) &key->cmp,
-											key->collation,
-											bp_slot_datum(desc, slot, key->attno),
-											key->argument));
+	c = compare_column(key->kind, &key->cmp, key->collation, desc, slot,
+					   key->attno, key->argument);
 	if (c < key->below_limit)
 		return BP_KEY_BELOW;
 	return c > key->above_limit ? BP_KEY_ABOVE : BP_KEY_MATCH;
@@ -196,6 +437,9 @@ bp_test_keys(const BpScanKeys *keys, const char *slot)
 		if (result != BP_KEY_MATCH)
 			return result;
 	}
+	for (int i = 0; i < keys->nfilters; i++)
+		if (!filter_matches(&keys->filters[i], keys->slot, slot))
+			return BP_KEY_BELOW;	/* between two elements: no side */
 	return BP_KEY_MATCH;
 }
 
