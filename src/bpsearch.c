@@ -102,7 +102,7 @@ set_range_limits(BpScanKey *key)
 	}
 }
 
-/* Context of sort_elements: the elements' comparison. */
+/* Context of compare_elements: the elements' comparison. */
 typedef struct ElementOrder
 {
 	FmgrInfo	cmp;
@@ -263,6 +263,7 @@ add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
 {
 	Datum	   *elems;
 	int			n = sorted_array_elements(index, sk, &elems);
+	const BpScanKey *first;
 	BpScanFilter *filter;
 
 	if (n == 0)
@@ -288,15 +289,14 @@ add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
 		out->drive_nelems = n;
 		return;
 	}
-	add_value_key(index, sk, BTGreaterEqualStrategyNumber, elems[0], out);
-	add_value_key(index, sk, BTLessEqualStrategyNumber, elems[n - 1], out);
+	/* the filter compares as the range key does */
+	first = add_value_key(index, sk, BTGreaterEqualStrategyNumber, elems[0], out);
 	filter = &out->filters[out->nfilters++];
-	filter->attno = sk->sk_attno - 1;
-	filter->collation = sk->sk_collation;
-	lookup_key_comparison(index, filter->attno, sk->sk_subtype, &filter->cmp);
-	filter->kind = BP_CMP_FMGR;
-	if (sk->sk_subtype == index->rd_opcintype[filter->attno])
-		filter->kind = out->slot->cmp_kind[filter->attno];
+	filter->attno = first->attno;
+	filter->collation = first->collation;
+	filter->cmp = first->cmp;
+	filter->kind = first->kind;
+	add_value_key(index, sk, BTLessEqualStrategyNumber, elems[n - 1], out);
 	filter->elems = elems;
 	filter->nelems = n;
 }
