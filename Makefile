@@ -19,6 +19,7 @@ OBJS = \
 	src/bpleaf.o \
 	src/bpoptions.o \
 	src/bppagedel.o \
+	src/bpparallel.o \
 	src/bpscan.o \
 	src/bpsearch.o \
 	src/bputils.o \

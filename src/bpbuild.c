@@ -122,7 +122,7 @@ choose_layout(Relation index, BpSlotDesc *desc, BpaLayout *layout,
 
 	bp_check_columns(index);
 	bp_init_slot_desc(index, desc);
-	bp_layout_for_options(&opts, desc->natts, desc->width,
+	bp_layout_for_options(&opts, desc->ncolumns, desc->width,
 						  RelationGetRelationName(index),
 						  layout);
 	*internal_capacity = bp_internal_capacity(desc->width);
@@ -222,36 +222,67 @@ flush_leaf(BpBuildState *state, int n, const char *highkey,
 }
 
 /*
+ * Write the longest run of the first entries of the leaf being filled that
+ * a leaf planned for them holds, with the entry after them as its high
+ * key.  Fewer entries never need a wider codec, so the capacity of a plan
+ * that is too small is the next length to try.
+ */
+static void
+flush_fitting_prefix(BpBuildState *state)
+{
+	uint16		width = state->desc.width;
+	int			n = state->nleaf - 1;
+
+	for (;;)
+	{
+		const char *highkey = state->leaf_items + (Size) n * width;
+		BpLeafPlan	plan;
+		int			capacity = bp_leaf_plan(&state->desc, &state->options,
+											state->leaf_items, n,
+											state->have_lowkey ? state->lowkey : NULL,
+											highkey, NULL, &plan);
+
+		if (n <= capacity)
+		{
+			flush_leaf(state, n, highkey, &plan);
+			return;
+		}
+		n = capacity;
+	}
+}
+
+/*
  * Write the leaf being filled if it has reached its fill target with slot
- * as its high key.  If slot makes its codec so wide that its entries no
- * longer fit, the leaf ends one entry earlier: that entry fitted as the
- * high key when it was added.
+ * as its high key.  The planner's current plan, which holds every entry,
+ * tells whether it has; the leaf is then written as planned for its
+ * fences, or by the current plan if that plan's codec is too wide for
+ * the entries.  If slot made the codec so wide that the entries no longer
+ * fit, a shorter leaf is written (flush_fitting_prefix) and the rest
+ * starts the next one.
  */
 static void
 flush_full_leaf(BpBuildState *state, const char *slot)
 {
-	uint16		width = state->desc.width;
-
 	while (state->nleaf > 0)
 	{
-		BpLeafPlan	plan;
-		int			capacity = bp_leaf_planner_plan(&state->planner,
-													state->have_lowkey ? state->lowkey : NULL,
-													slot, NULL, NULL, 0, &plan);
+		const char *lowkey = state->have_lowkey ? state->lowkey : NULL;
+		const BpLeafPlan *current = bp_leaf_planner_current(&state->planner,
+															lowkey, slot);
 
-		if (state->nleaf < bpa_fill_target(&plan.layout, state->fillfactor))
+		if (state->nleaf < bpa_fill_target(&current->layout, state->fillfactor))
 			return;
-		if (state->nleaf <= capacity)
+		if (state->nleaf <= bpa_block_capacity(&current->layout))
 		{
-			flush_leaf(state, state->nleaf, slot, &plan);
+			BpLeafPlan	plan;
+			int			capacity = bp_leaf_planner_plan(&state->planner, lowkey,
+														slot, NULL, NULL, 0,
+														&plan);
+
+			flush_leaf(state, state->nleaf, slot,
+					   state->nleaf <= capacity ? &plan : current);
 			return;
 		}
-		bp_leaf_plan(&state->desc, &state->options, state->leaf_items,
-					 state->nleaf - 1, state->have_lowkey ? state->lowkey : NULL,
-					 state->leaf_items + (Size) (state->nleaf - 1) * width,
-					 NULL, &plan);
-		flush_leaf(state, state->nleaf - 1,
-				   state->leaf_items + (Size) (state->nleaf - 1) * width, &plan);
+		flush_fitting_prefix(state);
 	}
 }
 
@@ -316,13 +347,13 @@ put_in_tuplesort(BpBuildState *state, Datum *values, bool *isnull,
 				 ItemPointer tid)
 {
 	TupleTableSlot *slot = state->sort_slot;
-	int			natts = state->desc.natts;
+	int			ncolumns = state->desc.ncolumns;
 
 	ExecClearTuple(slot);
-	memcpy(slot->tts_values, values, sizeof(Datum) * natts);
-	memcpy(slot->tts_isnull, isnull, sizeof(bool) * natts);
-	slot->tts_values[natts] = PointerGetDatum(tid);
-	slot->tts_isnull[natts] = false;
+	memcpy(slot->tts_values, values, sizeof(Datum) * ncolumns);
+	memcpy(slot->tts_isnull, isnull, sizeof(bool) * ncolumns);
+	slot->tts_values[ncolumns] = PointerGetDatum(tid);
+	slot->tts_isnull[ncolumns] = false;
 	ExecStoreVirtualTuple(slot);
 	tuplesort_puttupleslot(state->sort, slot);
 }
@@ -331,7 +362,7 @@ put_in_tuplesort(BpBuildState *state, Datum *values, bool *isnull,
 static bool
 pairs_apply(const BpSlotDesc *desc)
 {
-	if (desc->natts != 1)
+	if (desc->ncolumns != 1)
 		return false;
 	switch (desc->cmp_kind[0])
 	{
@@ -483,15 +514,17 @@ begin_collect(BpBuildState *state, Relation heap)
 }
 
 /*
- * Start a heap tuplesort over (key columns, TID), ordered by the btree
- * "<" operators of the key columns' families, NULLs last.
+ * Start a heap tuplesort over (key columns, INCLUDE columns, TID), ordered
+ * by the btree "<" operators of the key columns' families, NULLs last,
+ * then by TID.
  */
 static void
 begin_sort(BpBuildState *state)
 {
 	Relation	index = state->index;
 	int			natts = state->desc.natts;
-	TupleDesc	sortdesc = CreateTemplateTupleDesc(natts + 1);
+	int			ncolumns = state->desc.ncolumns;
+	TupleDesc	sortdesc = CreateTemplateTupleDesc(ncolumns + 1);
 	AttrNumber	attnums[INDEX_MAX_KEYS + 1];
 	Oid			operators[INDEX_MAX_KEYS + 1];
 	Oid			collations[INDEX_MAX_KEYS + 1];
@@ -511,8 +544,10 @@ begin_sort(BpBuildState *state)
 		collations[i] = index->rd_indcollation[i];
 		nulls_first[i] = false;
 	}
-	TupleDescInitEntry(sortdesc, natts + 1, "ctid", TIDOID, -1, 0);
-	attnums[natts] = natts + 1;
+	for (int i = natts; i < ncolumns; i++)
+		TupleDescCopyEntry(sortdesc, i + 1, RelationGetDescr(index), i + 1);
+	TupleDescInitEntry(sortdesc, ncolumns + 1, "ctid", TIDOID, -1, 0);
+	attnums[natts] = ncolumns + 1;
 	operators[natts] = TIDLessOperator;
 	collations[natts] = InvalidOid;
 	nulls_first[natts] = false;
@@ -530,7 +565,7 @@ static bool
 next_sorted_entry(BpBuildState *state, int64 done, char *entry)
 {
 	TupleTableSlot *slot = state->sorted_slot;
-	int			natts = state->desc.natts;
+	int			ncolumns = state->desc.ncolumns;
 
 	if (state->pairs != NULL)
 	{
@@ -549,7 +584,7 @@ next_sorted_entry(BpBuildState *state, int64 done, char *entry)
 		return false;
 	slot_getallattrs(slot);
 	bp_form_slot(&state->desc, entry, slot->tts_values, slot->tts_isnull,
-				 (ItemPointer) DatumGetPointer(slot->tts_values[natts]));
+				 (ItemPointer) DatumGetPointer(slot->tts_values[ncolumns]));
 	return true;
 }
 

@@ -181,6 +181,7 @@ bpc_choose(const BpcColumns *columns, const BpcRange *range,
 
 	memset(codec, 0, sizeof(BpCodec));
 	codec->natts = (uint8_t) columns->natts;
+	codec->nkeys = (uint8_t) columns->nkeys;
 	for (int i = 0; i < columns->natts; i++)
 	{
 		codec->att_kind[i] = columns->kind[i];
@@ -193,6 +194,8 @@ bpc_choose(const BpcColumns *columns, const BpcRange *range,
 		else if (!choose_integer(range, bounds ? &bounds[i] : NULL, i, codec))
 			return false;
 		width += codec->att_width[i];
+		if (i + 1 == columns->nkeys)
+			codec->tid_position = (uint16_t) width;
 	}
 	if (range->any_entry)
 	{
@@ -234,6 +237,46 @@ encode_integer(const BpCodec *codec, int i, const BpcValue *value,
 	return true;
 }
 
+/* Encode column i of an entry at out; false if the codec cannot hold it. */
+static bool
+encode_column(const BpCodec *codec, int i, const BpcValue *value,
+			  uint8_t *out)
+{
+	int			length = codec->att_width[i];
+
+	if (codec->att_kind[i] != BPC_BYTES)
+		return encode_integer(codec, i, value, out);
+	if (codec->att_flags[i] & BPC_ATT_NULL_BYTE)
+	{
+		*out++ = value->isnull ? 1 : 0;
+		length--;
+		if (value->isnull)
+			memset(out, 0, length);
+		else
+			memcpy(out, value->bytes, length);
+		return true;
+	}
+	if (value->isnull)
+		return false;
+	memcpy(out, value->bytes, length);
+	return true;
+}
+
+/* Encode a heap TID at out; false if the codec cannot hold it. */
+static bool
+encode_tid(const BpCodec *codec, uint32_t block, uint16_t offset,
+		   uint8_t *out)
+{
+	if (block < codec->block_base ||
+		(codec->block_width < 4 &&
+		 (uint64_t) (block - codec->block_base) >> (8 * codec->block_width) != 0) ||
+		(codec->offset_width == 1 && offset > 0xFF))
+		return false;
+	put_big_endian(out, block - codec->block_base, codec->block_width);
+	put_big_endian(out + codec->block_width, offset, codec->offset_width);
+	return true;
+}
+
 /*
  * Encode an entry into out (codec->width bytes).  False if the codec
  * cannot hold it: a value or TID outside its range, a NULL it has no code
@@ -247,40 +290,13 @@ bpc_encode(const BpCodec *codec, const BpcValue *values, uint32_t block,
 
 	for (int i = 0; i < codec->natts; i++)
 	{
-		if (codec->att_kind[i] == BPC_BYTES)
-		{
-			int			length = codec->att_width[i];
-
-			if (codec->att_flags[i] & BPC_ATT_NULL_BYTE)
-			{
-				*p++ = values[i].isnull ? 1 : 0;
-				length--;
-				if (values[i].isnull)
-					memset(p, 0, length);
-				else
-					memcpy(p, values[i].bytes, length);
-			}
-			else if (values[i].isnull)
-				return false;
-			else
-				memcpy(p, values[i].bytes, length);
-			p += length;
-			continue;
-		}
-		if (!encode_integer(codec, i, &values[i], p))
+		if (i == codec->nkeys)
+			p += codec->block_width + codec->offset_width;
+		if (!encode_column(codec, i, &values[i], p))
 			return false;
 		p += codec->att_width[i];
 	}
-	if (block < codec->block_base ||
-		(codec->block_width < 4 &&
-		 (uint64_t) (block - codec->block_base) >> (8 * codec->block_width) != 0) ||
-		(codec->offset_width == 1 && offset > 0xFF))
-		return false;
-	put_big_endian(p, block - codec->block_base, codec->block_width);
-	p += codec->block_width;
-	put_big_endian(p, offset, codec->offset_width);
-	p += codec->offset_width;
-	return true;
+	return encode_tid(codec, block, offset, out + codec->tid_position);
 }
 
 /* Decode the heap TID of an encoded entry. */
@@ -288,8 +304,7 @@ void
 bpc_decode_tid(const BpCodec *codec, const uint8_t *in, uint32_t *block,
 			   uint16_t *offset)
 {
-	const uint8_t *p = in + codec->width - codec->offset_width -
-		codec->block_width;
+	const uint8_t *p = in + codec->tid_position;
 
 	*block = codec->block_base +
 		(uint32_t) get_big_endian(p, codec->block_width);
@@ -308,6 +323,8 @@ bpc_decode(const BpCodec *codec, const uint8_t *in, BpcValue *values,
 	{
 		int			width = codec->att_width[i];
 
+		if (i == codec->nkeys)
+			p += codec->block_width + codec->offset_width;
 		if (codec->att_kind[i] == BPC_BYTES)
 		{
 			int			length = width;
@@ -404,6 +421,7 @@ bpc_load(const uint8_t *in, int natts, const BpcColumns *columns,
 	if (in[0] != natts || natts > BPC_MAX_COLUMNS)
 		return "the leaf codec has the wrong number of columns";
 	codec->natts = in[0];
+	codec->nkeys = (uint8_t) columns->nkeys;
 	codec->block_width = in[1];
 	codec->offset_width = in[2];
 	memcpy(&codec->width, in + 4, sizeof(uint16_t));
@@ -420,6 +438,8 @@ bpc_load(const uint8_t *in, int natts, const BpcColumns *columns,
 		if (problem)
 			return problem;
 		width += codec->att_width[i];
+		if (i + 1 == columns->nkeys)
+			codec->tid_position = (uint16_t) width;
 	}
 	if (codec->block_width > 4 || codec->offset_width < 1 ||
 		codec->offset_width > 2)

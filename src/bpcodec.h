@@ -4,10 +4,12 @@
  *	  Leaf codec: the compressed form of a leaf's entries (on-disk format 4).
  *
  * A leaf chooses a codec for the entries it holds.  An encoded entry is the
- * concatenation of each key column's code and then the heap TID's block
- * and offset codes, all big-endian and unsigned, so that two entries
- * encoded by one codec compare with memcmp exactly as the index orders
- * them (key columns with NULLs last, then heap TID):
+ * concatenation of each key column's code, the heap TID's block and offset
+ * codes, and then the codes of the INCLUDE columns, all big-endian and
+ * unsigned, so that two entries encoded by one codec compare with memcmp
+ * exactly as the index orders them (key columns with NULLs last, then heap
+ * TID; no two entries of a leaf share a TID, so the INCLUDE columns after
+ * it never decide):
  *
  *	 integer column	 a code of 0..8 bytes: the column's order-preserving
  *					 64-bit image minus the leaf's base; the largest code of
@@ -17,7 +19,8 @@
  *					 after a byte 0 (value) or 1 (NULL) if the leaf holds
  *					 NULLs in it;
  *	 block			 0..4 bytes: TID block minus the leaf's block base;
- *	 offset			 1 or 2 bytes.
+ *	 offset			 1 or 2 bytes;
+ *	 INCLUDE column	 as an integer or bytes column.
  *
  * The module is pure: it depends on the C standard library only and has
  * its own unit tests (test/bpa).  bpleaf.c maps column values to images.
@@ -42,10 +45,11 @@
 #define BPC_ATT_CONST_NULL	0x01	/* integer, width 0: every entry NULL */
 #define BPC_ATT_NULL_BYTE	0x02	/* bytes: a leading null byte */
 
-/* The key columns of an index, as the codec sees them. */
+/* The columns of an index, as the codec sees them: keys, then INCLUDE. */
 typedef struct BpcColumns
 {
-	int			natts;
+	int			natts;			/* all columns */
+	int			nkeys;			/* key columns, the first nkeys */
 	uint8_t		kind[BPC_MAX_COLUMNS];	/* BPC_INTEGER, BPC_BYTES */
 	uint8_t		length[BPC_MAX_COLUMNS];	/* bytes of a BPC_BYTES value */
 } BpcColumns;
@@ -62,6 +66,8 @@ typedef struct BpcValue
 typedef struct BpCodec
 {
 	uint8_t		natts;
+	uint8_t		nkeys;			/* key columns (BpcColumns.nkeys) */
+	uint16_t	tid_position;	/* bytes of the key columns' codes */
 	uint8_t		block_width;	/* 0..4 */
 	uint8_t		offset_width;	/* 1 or 2 */
 	uint16_t	width;			/* bytes of an encoded entry, >= 2 */

@@ -95,6 +95,33 @@ bp_translate_cmptype(CompareType cmptype, Oid opfamily)
 #endif
 
 /*
+ * The access method's part of a parallel index scan's shared state: 18
+ * renamed ps_offset to ps_offset_am (17 added the instrumentation's).
+ */
+#if PG_VERSION_NUM >= 180000
+#define bp_parallel_am_state(pscan) \
+	((void *) ((char *) (pscan) + (pscan)->ps_offset_am))
+#else
+#define bp_parallel_am_state(pscan) \
+	((void *) ((char *) (pscan) + (pscan)->ps_offset))
+#endif
+
+/* amestimateparallelscan: 17 gave it the scan's key counts, 18 the index. */
+#if PG_VERSION_NUM >= 180000
+static inline Size
+bp_estimateparallelscan(Relation index, int nkeys, int norderbys)
+{
+	return bp_parallel_scan_size();
+}
+#else
+static inline Size
+bp_estimateparallelscan(void)
+{
+	return bp_parallel_scan_size();
+}
+#endif
+
+/*
  * The IndexAmRoutine fields that PostgreSQL added after 15, for
  * bpindex_handler().
  */
@@ -110,7 +137,6 @@ bp_set_newer_am_fields(IndexAmRoutine *amroutine)
 	amroutine->amcanbuildparallel = false;
 	/* aminsert keeps no state across the inserts of a statement */
 	amroutine->aminsertcleanup = NULL;
-	/* amestimateparallelscan stays NULL: no parallel scans (17 and 18 changed its arguments) */
 #endif
 #if PG_VERSION_NUM >= 180000
 	/* no hash support functions, not a hash index */

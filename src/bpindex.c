@@ -48,7 +48,7 @@ bp_phasename(int64 phasenum)
 	}
 }
 
-/* amcanreturn: every key column is stored whole, so all can be returned. */
+/* amcanreturn: every column (key or INCLUDE) is stored whole and returned. */
 static bool
 bp_canreturn(Relation index, int attno)
 {
@@ -75,8 +75,8 @@ bpindex_handler(PG_FUNCTION_ARGS)
 	amroutine->amstorage = false;
 	amroutine->amclusterable = true;
 	amroutine->ampredlocks = true;
-	amroutine->amcanparallel = false;
-	amroutine->amcaninclude = false;
+	amroutine->amcanparallel = true;
+	amroutine->amcaninclude = true;
 	amroutine->amusemaintenanceworkmem = true;
 	amroutine->amparallelvacuumoptions =
 		VACUUM_OPTION_PARALLEL_BULKDEL | VACUUM_OPTION_PARALLEL_COND_CLEANUP;
@@ -101,9 +101,9 @@ bpindex_handler(PG_FUNCTION_ARGS)
 	amroutine->amendscan = bp_endscan;
 	amroutine->ammarkpos = bp_markpos;
 	amroutine->amrestrpos = bp_restrpos;
-	amroutine->amestimateparallelscan = NULL;
-	amroutine->aminitparallelscan = NULL;
-	amroutine->amparallelrescan = NULL;
+	amroutine->amestimateparallelscan = bp_estimateparallelscan;
+	amroutine->aminitparallelscan = bp_initparallelscan;
+	amroutine->amparallelrescan = bp_parallelrescan;
 	bp_set_newer_am_fields(amroutine);
 
 	PG_RETURN_POINTER(amroutine);

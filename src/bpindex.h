@@ -50,6 +50,9 @@
 #define BP_MIN_FILLFACTOR		10
 #define BP_MAX_LAYOUT_SLOTS		1024	/* upper bound of log_size, block_size */
 
+/* Widest slot an index may have (four must fit an internal page). */
+#define BP_MAX_SLOT_WIDTH		(BLCKSZ / 4)
+
 /* Fill of internal pages at build, leaving room for later downlinks. */
 #define BP_INTERNAL_FILLFACTOR	70
 
@@ -148,14 +151,16 @@ typedef enum BpCompareKind
 /*
  * How an index entry is laid out in a slot, and how slots compare.
  * Slot: heap TID (6 bytes), a null bitmap if there are more than
- * BP_TID_NULL_BITS key columns, then the key columns.  Columns that are
+ * BP_TID_NULL_BITS columns, then the key columns and the INCLUDE columns
+ * (stored, returned by index-only scans, never compared).  Columns that are
  * passed by value or have char alignment are packed without padding (and
  * read with memcpy); otherwise every column is aligned and the width is
  * rounded up to the strictest alignment.  Widths are even.
  */
 typedef struct BpSlotDesc
 {
-	int			natts;
+	int			natts;			/* key columns: the ones compared */
+	int			ncolumns;		/* key and INCLUDE columns */
 	uint16		width;			/* bytes per slot */
 	bool		nulls_in_tid;	/* null bits in the TID's offset number */
 	uint16		null_offset;	/* offset of the null bitmap otherwise */
@@ -325,7 +330,12 @@ typedef struct BpLeafPlan
 	BpaLayout	layout;
 } BpLeafPlan;
 
-/* A leaf being planned entry by entry (the build). */
+/*
+ * A leaf being planned entry by entry (the build).  The plan last made
+ * stays valid while it holds every entry added since, so that the build
+ * plans a leaf afresh only when an entry outgrows the plan's codec and
+ * when the leaf is written.
+ */
 typedef struct BpLeafPlanner
 {
 	const BpSlotDesc *desc;
@@ -334,6 +344,8 @@ typedef struct BpLeafPlanner
 	BpcRange	range;
 	uint16		layout_width;	/* width of the cached layout, 0: none */
 	BpaLayout	layout;
+	bool		have_plan;		/* plan holds every entry added */
+	BpLeafPlan	plan;
 } BpLeafPlanner;
 
 /* Buffers for reading leaves. */
@@ -501,6 +513,16 @@ typedef struct BpScanOpaqueData
 
 typedef BpScanOpaqueData *BpScanOpaque;
 
+/* Where a parallel scan stands when a participant seizes it (bpparallel.c). */
+typedef struct BpParallelNext
+{
+	bool		started;		/* a leaf of array_elem's range was read */
+	int			array_elem;		/* element of the driving array; -1: the
+								 * first in the scan direction */
+	BlockNumber leaf;			/* started: the leaf read last */
+	BlockNumber rightlink;		/* ... its right-link */
+} BpParallelNext;
+
 /* bpindex.c */
 extern char *bp_phasename(int64 phasenum);
 
@@ -508,7 +530,7 @@ extern char *bp_phasename(int64 phasenum);
 extern void bp_options_init(void);
 extern bytea *bp_options(Datum reloptions, bool validate);
 extern BpOptions bp_index_options(Relation index);
-extern void bp_layout_for_options(const BpOptions *opts, int natts,
+extern void bp_layout_for_options(const BpOptions *opts, int ncolumns,
 								  uint16 width, const char *index_name,
 								  BpaLayout *layout);
 
@@ -561,9 +583,9 @@ extern Relation bp_open_index(Oid indexoid, LOCKMODE lockmode);
 extern void bp_leaf_init_columns(BpSlotDesc *desc);
 extern bool bp_leaf_datum_image(BpCompareKind kind, int16 len, Datum value,
 								uint64 *image);
-extern Size bp_leaf_room(int natts, uint16 slot_width, uint16 entry_width);
+extern Size bp_leaf_room(int ncolumns, uint16 slot_width, uint16 entry_width);
 extern Size bp_leaf_region_room(const BpSlotDesc *desc, uint16 width);
-extern bool bp_choose_plain_layout(const BpOptions *opts, int natts,
+extern bool bp_choose_plain_layout(const BpOptions *opts, int ncolumns,
 								   uint16 width, BpaLayout *layout);
 extern void bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc);
 extern const char *bp_leaf_check_shape(Page page, const BpSlotDesc *desc);
@@ -597,6 +619,9 @@ extern void bp_leaf_planner_start(BpLeafPlanner *planner,
 								  const BpSlotDesc *desc,
 								  const BpOptions *opts);
 extern void bp_leaf_planner_add(BpLeafPlanner *planner, const char *slot);
+extern const BpLeafPlan *bp_leaf_planner_current(BpLeafPlanner *planner,
+												 const char *lowkey,
+												 const char *highkey);
 extern int	bp_leaf_planner_plan(BpLeafPlanner *planner, const char *lowkey,
 								 const char *highkey, const BpLeaf *fallback,
 								 const char *items, int n, BpLeafPlan *plan);
@@ -648,6 +673,17 @@ extern int64 bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 extern void bp_endscan(IndexScanDesc scan);
 extern void bp_markpos(IndexScanDesc scan);
 extern void bp_restrpos(IndexScanDesc scan);
+
+/* bpparallel.c */
+extern Size bp_parallel_scan_size(void);
+extern void bp_initparallelscan(void *target);
+extern void bp_parallelrescan(IndexScanDesc scan);
+extern bool bp_parallel_seize(IndexScanDesc scan, BpParallelNext *next,
+							  char *bound);
+extern void bp_parallel_release_after(IndexScanDesc scan, int array_elem,
+									  BlockNumber leaf, BlockNumber rightlink,
+									  const char *bound, uint16 width);
+extern void bp_parallel_release_to_element(IndexScanDesc scan, int array_elem);
 
 /* bpvacuum.c */
 extern IndexBulkDeleteResult *bp_bulkdelete(IndexVacuumInfo *info,

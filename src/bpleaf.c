@@ -8,7 +8,7 @@
  *
  *	 low key | high key		two logical slots (the fences)
  *	 BpLeafHeader			the leaf's encoding
- *	 codec					bpc_stored_size(natts) bytes (bpcodec.h)
+ *	 codec					bpc_stored_size(ncolumns) bytes (bpcodec.h)
  *	 BPA region				entries of the leaf's own width
  *	 dead marks				in the page's hole, up to the special space
  *
@@ -44,19 +44,19 @@ typedef struct BpLeafHeader
 
 #define SIGN64		(UINT64CONST(1) << 63)
 
-/* Bytes of a leaf page before its BPA region, for natts columns. */
+/* Bytes of a leaf page before its BPA region, for ncolumns columns. */
 static Size
-prefix_size(int natts, uint16 slot_width)
+prefix_size(int ncolumns, uint16 slot_width)
 {
 	return bp_fences_size(slot_width) + sizeof(BpLeafHeader) +
-		bpc_stored_size(natts);
+		bpc_stored_size(ncolumns);
 }
 
 /* Bytes of a leaf page before its BPA region. */
 static Size
 leaf_prefix_size(const BpSlotDesc *desc)
 {
-	return prefix_size(desc->natts, desc->width);
+	return prefix_size(desc->ncolumns, desc->width);
 }
 
 /* Bytes of the dead marks of a leaf whose entries take width bytes. */
@@ -74,13 +74,13 @@ dead_marks_size(const BpSlotDesc *desc, uint16 width)
 }
 
 /*
- * Bytes a leaf of an index of natts columns and slot_width-byte logical
+ * Bytes a leaf of an index of ncolumns columns and slot_width-byte logical
  * slots has for its BPA region when its entries take entry_width bytes.
  */
 Size
-bp_leaf_room(int natts, uint16 slot_width, uint16 entry_width)
+bp_leaf_room(int ncolumns, uint16 slot_width, uint16 entry_width)
 {
-	Size		prefix = prefix_size(natts, slot_width);
+	Size		prefix = prefix_size(ncolumns, slot_width);
 
 	return bp_page_content_size() - prefix - marks_size(prefix, entry_width);
 }
@@ -89,18 +89,18 @@ bp_leaf_room(int natts, uint16 slot_width, uint16 entry_width)
 Size
 bp_leaf_region_room(const BpSlotDesc *desc, uint16 width)
 {
-	return bp_leaf_room(desc->natts, desc->width, width);
+	return bp_leaf_room(desc->ncolumns, desc->width, width);
 }
 
 /*
- * The layout of a plain leaf (logical slots of width bytes, natts columns)
+ * The layout of a plain leaf (logical slots of width bytes, ncolumns columns)
  * under these options; false if it does not fit.
  */
 bool
-bp_choose_plain_layout(const BpOptions *opts, int natts, uint16 width,
+bp_choose_plain_layout(const BpOptions *opts, int ncolumns, uint16 width,
 					   BpaLayout *layout)
 {
-	return bp_choose_leaf_layout(opts, width, bp_leaf_room(natts, width, width),
+	return bp_choose_leaf_layout(opts, width, bp_leaf_room(ncolumns, width, width),
 								 layout);
 }
 
@@ -126,16 +126,18 @@ leaf_region(Page page, const BpSlotDesc *desc)
 }
 
 /*
- * Which columns can be packed, and how: every column needs an
+ * Which columns can be packed, and how: every key column needs an
  * order-preserving image (integer-like, float, bool) or bytewise order
- * (uuid).
+ * (uuid); an INCLUDE column an exact image or at most 16 bytes
+ * (included_column_kind).
  */
 void
 bp_leaf_init_columns(BpSlotDesc *desc)
 {
-	desc->packable = desc->natts <= BPC_MAX_COLUMNS;
-	desc->columns.natts = desc->natts;
-	for (int i = 0; i < desc->natts; i++)
+	desc->packable = desc->ncolumns <= BPC_MAX_COLUMNS;
+	desc->columns.natts = desc->ncolumns;
+	desc->columns.nkeys = desc->natts;
+	for (int i = 0; i < desc->ncolumns; i++)
 	{
 		desc->columns.kind[i] = BPC_INTEGER;
 		desc->columns.length[i] = 0;
@@ -319,7 +321,7 @@ slot_values(const BpSlotDesc *desc, const char *slot, BpcValue *values,
 
 	*block = ItemPointerGetBlockNumberNoCheck(&tid);
 	*offset = ItemPointerGetOffsetNumberNoCheck(&tid);
-	for (int i = 0; i < desc->natts; i++)
+	for (int i = 0; i < desc->ncolumns; i++)
 	{
 		const char *p = slot + desc->att_offset[i];
 
@@ -349,7 +351,7 @@ decode_entry(const BpLeaf *leaf, const char *encoded, char *out)
 	memset(out, 0, desc->width);
 	ItemPointerSetBlockNumber(tid, block);
 	tid->ip_posid = offset;
-	for (int i = 0; i < desc->natts; i++)
+	for (int i = 0; i < desc->ncolumns; i++)
 	{
 		char	   *p = out + desc->att_offset[i];
 
@@ -387,7 +389,7 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 	if (leaf->packed)
 	{
 		const char *problem = bpc_load(leaf_codec_bytes(page, desc),
-									   desc->natts, &desc->columns,
+									   desc->ncolumns, &desc->columns,
 									   &leaf->codec);
 
 		if (problem)
@@ -423,7 +425,7 @@ bp_leaf_check_shape(Page page, const BpSlotDesc *desc)
 
 		if (!desc->packable)
 			return "a leaf of an index without packed leaves is packed";
-		problem = bpc_load(leaf_codec_bytes(page, desc), desc->natts,
+		problem = bpc_load(leaf_codec_bytes(page, desc), desc->ncolumns,
 						   &desc->columns, &codec);
 		if (problem)
 			return problem;
@@ -1116,9 +1118,9 @@ bp_leaf_check(BpLeaf *leaf, BpLeafWork *work)
 }
 
 /*
- * The bound that the fences put on integer column att of every entry a
- * leaf may hold: both fences exist, agree on every earlier column, and
- * hold a value in this one.
+ * The bound that the fences put on integer key column att of every entry
+ * a leaf may hold: both fences exist, agree on every earlier column, and
+ * hold a value in this one.  They never bound an INCLUDE column.
  */
 static BpcBound
 fence_bound(const BpSlotDesc *desc, const char *lowkey, const char *highkey,
@@ -1126,7 +1128,7 @@ fence_bound(const BpSlotDesc *desc, const char *lowkey, const char *highkey,
 {
 	BpcBound	bound = {0};
 
-	if (lowkey == NULL || highkey == NULL ||
+	if (lowkey == NULL || highkey == NULL || att >= desc->natts ||
 		desc->columns.kind[att] != BPC_INTEGER ||
 		bp_slot_isnull(desc, lowkey, att) || bp_slot_isnull(desc, highkey, att))
 		return bound;
@@ -1174,22 +1176,51 @@ bp_leaf_planner_start(BpLeafPlanner *planner, const BpSlotDesc *desc,
 	planner->opts = opts;
 	planner->packable = desc->packable && opts->packed_leaves;
 	planner->layout_width = 0;
-	bpc_range_init(&planner->range, desc->natts);
+	planner->have_plan = false;
+	bpc_range_init(&planner->range, desc->ncolumns);
 }
 
-/* Add the next logical slot to a planned leaf. */
+/*
+ * Add the next logical slot to a planned leaf.  The current plan stays if
+ * it holds the slot: a plain one always does, a packed one if its codec
+ * encodes the slot.
+ */
 void
 bp_leaf_planner_add(BpLeafPlanner *planner, const char *slot)
 {
 	BpcValue	values[BPC_MAX_COLUMNS];
 	uint32		block;
 	uint16		offset;
+	uint8		encoded[BP_MAX_SLOT_WIDTH];
 
 	if (!planner->packable)
+	{
+		planner->have_plan = planner->have_plan && !planner->plan.packed;
 		return;
+	}
 	planner->packable = slot_values(planner->desc, slot, values, &block, &offset);
 	if (planner->packable)
 		bpc_range_add(&planner->range, values, block, offset);
+	if (planner->have_plan && planner->plan.packed)
+		planner->have_plan = planner->packable &&
+			bpc_encode(&planner->plan.codec, values, block, offset, encoded);
+}
+
+/*
+ * A plan that holds every entry added: the plan last made if it still
+ * does, else a new one for these fences (bp_leaf_planner_plan).
+ */
+const BpLeafPlan *
+bp_leaf_planner_current(BpLeafPlanner *planner, const char *lowkey,
+						const char *highkey)
+{
+	if (!planner->have_plan)
+	{
+		bp_leaf_planner_plan(planner, lowkey, highkey, NULL, NULL, 0,
+							 &planner->plan);
+		planner->have_plan = true;
+	}
+	return &planner->plan;
 }
 
 /* The layout of a leaf whose entries take width bytes, cached by width. */
@@ -1223,7 +1254,7 @@ bp_leaf_planner_plan(BpLeafPlanner *planner, const char *lowkey,
 	BpcBound	bounds[BPC_MAX_COLUMNS];
 	bool		have = planner->packable;
 
-	for (int i = 0; i < desc->natts && have; i++)
+	for (int i = 0; i < desc->ncolumns && have; i++)
 		bounds[i] = fence_bound(desc, lowkey, highkey, i);
 	have = have && bpc_choose(&desc->columns, &planner->range, bounds,
 							  &plan->codec);

@@ -107,13 +107,13 @@ bp_index_options(Relation index)
 
 /* The largest log_size that fits a leaf of this width with block_size. */
 static int
-largest_log_size(int block_size, int natts, uint16 width)
+largest_log_size(int block_size, int ncolumns, uint16 width)
 {
 	BpaLayout	layout;
 
 	for (int log_size = BP_MAX_LAYOUT_SLOTS; log_size >= 2; log_size--)
 		if (bp_choose_plain_layout(&(BpOptions) {0, 0, log_size, block_size, true},
-								   natts, width, &layout))
+								   ncolumns, width, &layout))
 			return log_size;
 	return 0;
 }
@@ -124,28 +124,28 @@ largest_log_size(int block_size, int natts, uint16 width)
  * are too wide for bpindex or the options do not fit a leaf.
  */
 void
-bp_layout_for_options(const BpOptions *opts, int natts, uint16 width,
+bp_layout_for_options(const BpOptions *opts, int ncolumns, uint16 width,
 					  const char *index_name, BpaLayout *layout)
 {
 	int			largest;
 
-	if (bp_internal_capacity(width) < 4 ||
+	if (width > BP_MAX_SLOT_WIDTH || bp_internal_capacity(width) < 4 ||
 		!bp_choose_plain_layout(&(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0, true},
-								natts, width, layout))
+								ncolumns, width, layout))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("entries of index \"%s\" are too wide for bpindex (%u bytes)",
 						index_name, width),
 				 errdetail("A bpindex page must hold at least four entries.")));
-	if (bp_choose_plain_layout(opts, natts, width, layout))
+	if (bp_choose_plain_layout(opts, ncolumns, width, layout))
 		return;
-	largest = largest_log_size(opts->block_size, natts, width);
+	largest = largest_log_size(opts->block_size, ncolumns, width);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("log_size %d and block_size %d do not fit a leaf of index \"%s\"",
 					opts->log_size, opts->block_size, index_name),
 			 errdetail("A leaf holds %zu bytes and each entry takes %u bytes; the log and blocks holding at least four entries must fit, and the log may not hold more entries than the blocks.",
-					   bp_leaf_room(natts, width, width), width),
+					   bp_leaf_room(ncolumns, width, width), width),
 			 largest > 0 ?
 			 errhint("With block_size %d, log_size can be at most %d for this index.",
 					 opts->block_size, largest) :
@@ -205,7 +205,7 @@ bp_options_post_alter(ObjectAccessType access, Oid classId, Oid objectId,
 			BpaLayout	layout;
 
 			bp_init_slot_desc(index, &desc);
-			bp_layout_for_options(&opts, desc.natts, desc.width,
+			bp_layout_for_options(&opts, desc.ncolumns, desc.width,
 								  RelationGetRelationName(index), &layout);
 		}
 		relation_close(index, AccessShareLock);

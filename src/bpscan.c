@@ -9,7 +9,8 @@
  * lock and returns entries from the copy.  Forward it follows right-links;
  * backward it descends again to the leaf just before the current leaf's
  * low key.  A bitmap scan maps over each leaf under its lock without any
- * sorting.
+ * sorting.  The participants of a parallel scan take its leaves one at a
+ * time (bpparallel.c).
  *
  * VACUUM deletes empty leaves (bppagedel.c), and a deleted page may be
  * reused once no snapshot is older than its deletion, so a saved link may
@@ -404,6 +405,19 @@ first_leaf(IndexScanDesc scan, ScanDirection dir, int elem)
 }
 
 /*
+ * The driving array's element after elem in the scan direction, or -1 if
+ * there is none (or no driving array).
+ */
+static int
+following_element(const BpScanKeys *keys, int elem, ScanDirection dir)
+{
+	elem += ScanDirectionIsForward(dir) ? 1 : -1;
+	if (keys->drive_key < 0 || elem < 0 || elem >= keys->drive_nelems)
+		return -1;
+	return elem;
+}
+
+/*
  * Start the primitive scan of the driving array's next element in the
  * scan direction, if there is one.
  */
@@ -411,9 +425,9 @@ static bool
 next_array_element(IndexScanDesc scan, ScanDirection dir)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
-	int			elem = so->pos.array_elem + (ScanDirectionIsForward(dir) ? 1 : -1);
+	int			elem = following_element(&so->keys, so->pos.array_elem, dir);
 
-	if (so->keys.drive_key < 0 || elem < 0 || elem >= so->keys.drive_nelems)
+	if (elem < 0)
 		return false;
 	kill_entries(scan);
 	first_leaf(scan, dir, elem);
@@ -472,6 +486,67 @@ read_next_leaf(Relation index, const BpSlotDesc *desc, BlockNumber blkno,
 }
 
 /*
+ * Can a leaf after the position's, in the scan direction, hold entries of
+ * the range?  Not if the range ends inside it, or at its fence.
+ */
+static bool
+has_next_leaf(BpScanOpaque so, ScanDirection dir)
+{
+	const BpScanPos *pos = &so->pos;
+
+	if (ScanDirectionIsForward(dir))
+		return pos->hi == pos->nitems && (pos->flags & BP_HAS_HIGH) &&
+			!bp_above_range(pos->highkey, &so->keys);
+	return pos->lo == 0 && (pos->flags & BP_HAS_LOW) &&
+		!bp_below_range(pos->lowkey, &so->keys);
+}
+
+/*
+ * Load the leaf that follows leaf (whose right-link was rightlink) in the
+ * scan direction: the leaf holding so->bound forward, its high key; the
+ * leaf holding the entries just below so->bound backward, its low key.
+ */
+static void
+load_adjacent_leaf(IndexScanDesc scan, ScanDirection dir, BlockNumber leaf,
+				   BlockNumber rightlink)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	Relation	index = scan->indexRelation;
+	BpSlotBound bound = {so->keys.slot, so->bound};
+	Buffer		buf;
+
+	if (ScanDirectionIsForward(dir))
+	{
+		buf = read_next_leaf(index, &so->slot, rightlink, so->bound);
+		load_leaf(scan, buf, dir, so->bound, NULL);
+		return;
+	}
+	/* descend to the leaf holding the entries just below the low key */
+	buf = bp_descend(index, bp_before_bound, &bound, BUFFER_LOCK_SHARE);
+	if (BufferGetBlockNumber(buf) == leaf)
+	{
+		Page		page = BufferGetPage(buf);
+
+		/*
+		 * The leaf took over the range of a deleted left neighbour since it
+		 * was copied: its low key went down.  Its entries below the old low
+		 * key came after the copy; go on from its new low key.
+		 */
+		if ((BpPageGetOpaque(page)->flags & BP_HAS_LOW) &&
+			bp_compare_slots(bp_page_lowkey(page), so->bound,
+							 (void *) so->keys.slot) >= 0)
+		{
+			UnlockReleaseBuffer(buf);
+			ereport(ERROR,
+					(errcode(ERRCODE_INDEX_CORRUPTED),
+					 errmsg("index \"%s\" has a leaf at block %u whose low key leads back to itself",
+							RelationGetRelationName(index), leaf)));
+		}
+	}
+	load_leaf(scan, buf, dir, NULL, so->bound);
+}
+
+/*
  * Move the position to the next leaf in the scan direction.  Returns
  * false when no further leaf can hold entries of the range.
  */
@@ -480,52 +555,50 @@ step_leaf(IndexScanDesc scan, ScanDirection dir)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	BpScanPos  *pos = &so->pos;
-	Relation	index = scan->indexRelation;
-	Buffer		buf;
 
-	if (ScanDirectionIsForward(dir))
-	{
-		if (!(pos->flags & BP_HAS_HIGH) || bp_above_range(pos->highkey, &so->keys))
-			return false;
-		kill_entries(scan);
-		memcpy(so->bound, pos->highkey, so->slot.width);
-		buf = read_next_leaf(index, &so->slot, pos->rightlink, so->bound);
-	}
+	if (!has_next_leaf(so, dir))
+		return false;
+	kill_entries(scan);
+	memcpy(so->bound, ScanDirectionIsForward(dir) ? pos->highkey : pos->lowkey,
+		   so->slot.width);
+	load_adjacent_leaf(scan, dir, pos->blkno, pos->rightlink);
+	return true;
+}
+
+/*
+ * A participant of a parallel scan: load the next leaf of the scan that
+ * no other participant has taken, and tell the others where the scan
+ * stands after it.  False when no leaf is left.
+ */
+static bool
+parallel_next_leaf(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	BpParallelNext next;
+	int			elem;
+
+	kill_entries(scan);
+	if (!bp_parallel_seize(scan, &next, so->bound))
+		return false;
+	elem = next.array_elem;
+	if (elem < 0)
+		elem = ScanDirectionIsForward(dir) ? 0 : so->keys.drive_nelems - 1;
+	if (!next.started)
+		first_leaf(scan, dir, elem);
 	else
 	{
-		BlockNumber current = pos->blkno;
-		BpSlotBound bound = {so->keys.slot, so->bound};
-
-		if (!(pos->flags & BP_HAS_LOW) || bp_below_range(pos->lowkey, &so->keys))
-			return false;
-		kill_entries(scan);
-		memcpy(so->bound, pos->lowkey, so->slot.width);
-		/* descend to the leaf holding the entries just below the low key */
-		buf = bp_descend(index, bp_before_bound, &bound, BUFFER_LOCK_SHARE);
-		if (BufferGetBlockNumber(buf) == current)
-		{
-			Page		page = BufferGetPage(buf);
-
-			/*
-			 * The leaf took over the range of a deleted left neighbour
-			 * since it was copied: its low key went down.  Its entries
-			 * below the old low key came after the copy; go on from its
-			 * new low key.
-			 */
-			if ((BpPageGetOpaque(page)->flags & BP_HAS_LOW) &&
-				bp_compare_slots(bp_page_lowkey(page), so->bound,
-								 (void *) so->keys.slot) >= 0)
-			{
-				UnlockReleaseBuffer(buf);
-				ereport(ERROR,
-						(errcode(ERRCODE_INDEX_CORRUPTED),
-						 errmsg("index \"%s\" has a leaf at block %u whose low key leads back to itself",
-								RelationGetRelationName(index), current)));
-			}
-		}
+		if (so->keys.drive_key >= 0)
+			bp_set_array_element(&so->keys, elem);
+		load_adjacent_leaf(scan, dir, next.leaf, next.rightlink);
+		pos->array_elem = elem;
 	}
-	load_leaf(scan, buf, dir, ScanDirectionIsForward(dir) ? so->bound : NULL,
-			  ScanDirectionIsForward(dir) ? NULL : so->bound);
+	if (has_next_leaf(so, dir))
+		bp_parallel_release_after(scan, elem, pos->blkno, pos->rightlink,
+								  ScanDirectionIsForward(dir) ? pos->highkey : pos->lowkey,
+								  so->slot.width);
+	else
+		bp_parallel_release_to_element(scan, following_element(&so->keys, elem, dir));
 	return true;
 }
 
@@ -545,14 +618,14 @@ form_entry_tuple(IndexScanDesc scan, const char *slot)
 	IndexTuple	itup;
 	bool		hasnull = false;
 
-	for (int i = 0; i < desc->natts; i++)
+	for (int i = 0; i < desc->ncolumns; i++)
 		hasnull |= bp_slot_isnull(desc, slot, i);
 	if (desc->itup_direct && !hasnull)
 	{
 		itup = so->itup;
 		itup->t_tid = bp_slot_tid(slot);
 		itup->t_info = desc->itup_size;
-		for (int i = 0; i < desc->natts; i++)
+		for (int i = 0; i < desc->ncolumns; i++)
 			memcpy((char *) itup + desc->itup_att_offset[i],
 				   slot + desc->att_offset[i], desc->att_len[i]);
 		return itup;
@@ -588,7 +661,12 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 	if (so->keys.unsatisfiable)
 		return false;
 	if (!pos->valid)
-		first_leaf(scan, dir, forward ? 0 : so->keys.drive_nelems - 1);
+	{
+		if (scan->parallel_scan == NULL)
+			first_leaf(scan, dir, forward ? 0 : so->keys.drive_nelems - 1);
+		else if (!parallel_next_leaf(scan, dir))
+			return false;
+	}
 	else if (scan->kill_prior_tuple && pos->cur >= pos->lo && pos->cur < pos->hi &&
 			 so->nkilled < pos->nitems)
 	{
@@ -619,12 +697,19 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 				return true;
 			}
 		}
+		if (scan->parallel_scan != NULL)
+		{
+			if (parallel_next_leaf(scan, dir))
+				continue;
+			pos->cur = forward ? pos->hi : pos->lo - 1;
+			return false;
+		}
+
 		/*
 		 * At the end of the range, the next element's range if any; else
 		 * stay here, so a reversal works.
 		 */
-		if ((forward ? pos->hi < pos->nitems : pos->lo > 0) ||
-			!step_leaf(scan, dir))
+		if (!step_leaf(scan, dir))
 		{
 			if (next_array_element(scan, dir))
 				continue;

@@ -71,6 +71,36 @@ bp_compare_kind(Oid proc)
 }
 
 /*
+ * How the leaf codec may store an INCLUDE column, which is never compared
+ * but must come back bit for bit: integer-like types through their image,
+ * other types of up to 16 bytes (floats among them) as raw bytes.
+ */
+static BpCompareKind
+included_column_kind(Form_pg_attribute att)
+{
+	switch (getBaseType(att->atttypid))
+	{
+		case INT2OID:
+			return BP_CMP_INT2;
+		case INT4OID:
+		case DATEOID:
+			return BP_CMP_INT4;
+		case INT8OID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+		case TIMEOID:
+			return BP_CMP_INT8;
+		case OIDOID:
+			return BP_CMP_UINT32;
+		case BOOLOID:
+			return BP_CMP_BOOL;
+		default:
+			return att->attlen > 0 && att->attlen <= BPC_MAX_BYTES ?
+				BP_CMP_BYTES : BP_CMP_FMGR;
+	}
+}
+
+/*
  * Where the columns of an index tuple without NULLs lie, so that scans can
  * form one by copying the columns out of a slot.
  */
@@ -80,7 +110,7 @@ init_itup_layout(BpSlotDesc *desc, const char *aligns)
 	Size		offset = IndexInfoFindDataOffset(0);
 
 	desc->itup_direct = true;
-	for (int i = 0; i < desc->natts; i++)
+	for (int i = 0; i < desc->ncolumns; i++)
 	{
 		if (desc->att_len[i] <= 0)
 			desc->itup_direct = false;
@@ -103,22 +133,30 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 	char		aligns[INDEX_MAX_KEYS];
 
 	desc->natts = IndexRelationGetNumberOfKeyAttributes(index);
-	desc->nulls_in_tid = desc->natts <= BP_TID_NULL_BITS;
+	desc->ncolumns = IndexRelationGetNumberOfAttributes(index);
+	desc->nulls_in_tid = desc->ncolumns <= BP_TID_NULL_BITS;
 	desc->null_offset = sizeof(ItemPointerData);
-	for (int i = 0; i < desc->natts; i++)
+	for (int i = 0; i < desc->ncolumns; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 
 		desc->att_len[i] = att->attlen;
 		desc->att_byval[i] = att->attbyval;
+		lengths[i] = att->attlen;
+		aligns[i] = att->attalign;
+		if (i >= desc->natts)
+		{
+			desc->collation[i] = InvalidOid;
+			desc->cmp_proc[i] = NULL;
+			desc->cmp_kind[i] = included_column_kind(att);
+			continue;
+		}
 		desc->collation[i] = index->rd_indcollation[i];
 		desc->cmp_proc[i] = index_getprocinfo(index, i + 1, 1);
 		desc->cmp_kind[i] = bp_compare_kind(desc->cmp_proc[i]->fn_oid);
-		lengths[i] = att->attlen;
-		aligns[i] = att->attalign;
 	}
-	desc->width = bp_slot_layout(desc->natts, lengths, desc->att_byval, aligns,
-								 desc->att_offset);
+	desc->width = bp_slot_layout(desc->ncolumns, lengths, desc->att_byval,
+								 aligns, desc->att_offset);
 	init_itup_layout(desc, aligns);
 	bp_leaf_init_columns(desc);
 }
@@ -238,7 +276,7 @@ bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values, bool *isnull,
 						   BP_TID_OFFSET_MASK)));
 	memset(slot, 0, desc->width);
 	ItemPointerCopy(tid, (ItemPointer) slot);
-	for (int i = 0; i < desc->natts; i++)
+	for (int i = 0; i < desc->ncolumns; i++)
 	{
 		char	   *dst = slot + desc->att_offset[i];
 
@@ -256,7 +294,7 @@ void
 bp_slot_deform(const BpSlotDesc *desc, const char *slot, Datum *values,
 			   bool *isnull)
 {
-	for (int i = 0; i < desc->natts; i++)
+	for (int i = 0; i < desc->ncolumns; i++)
 	{
 		isnull[i] = bp_slot_isnull(desc, slot, i);
 		values[i] = isnull[i] ? (Datum) 0 : bp_slot_datum(desc, slot, i);
@@ -700,7 +738,7 @@ bp_get_state(Relation index)
 }
 
 /*
- * Reject key columns bpindex cannot store (variable-length types) and
+ * Reject columns bpindex cannot store (variable-length types) and
  * orderings it does not offer (DESC, NULLS FIRST), naming the column.
  */
 void
@@ -709,6 +747,19 @@ bp_check_columns(Relation index)
 	TupleDesc	tupdesc = RelationGetDescr(index);
 	int			natts = IndexRelationGetNumberOfKeyAttributes(index);
 
+	for (int i = natts; i < IndexRelationGetNumberOfAttributes(index); i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (att->attlen <= 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("bpindex cannot include column \"%s\" in index \"%s\": type %s is variable-length",
+							NameStr(att->attname),
+							RelationGetRelationName(index),
+							format_type_be(att->atttypid)),
+					 errdetail("bpindex stores every entry in a fixed-width slot, so INCLUDE columns must have a fixed-length type.")));
+	}
 	for (int i = 0; i < natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);

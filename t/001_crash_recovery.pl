@@ -83,6 +83,7 @@ $node->safe_psql('postgres', q{
 	CREATE SEQUENCE cc_seq;
 	CREATE INDEX cc_t_k ON cc_t USING bpindex (k);
 	CREATE INDEX cc_t_uk ON cc_t USING bpindex (u, k);
+	CREATE INDEX cc_t_k_inc ON cc_t USING bpindex (k) INCLUDE (v, u);
 });
 my %cc_scripts = (
 	'cc_random.sql@4' => q{
@@ -116,7 +117,8 @@ my @cc_queries = (
 	"SELECT u, k FROM cc_t WHERE u >= '80000000-0000-0000-0000-000000000000' "
 	  . 'ORDER BY u, k LIMIT 200',
 	"SELECT count(*), sum(k) FROM cc_t WHERE u < '00000000-0000-0000-0001-000000000000'",
-	'SELECT count(*), sum(k) FROM cc_t WHERE u IS NULL AND k < 5000000');
+	'SELECT count(*), sum(k) FROM cc_t WHERE u IS NULL AND k < 5000000',
+	'SELECT k, v, u FROM cc_t WHERE k BETWEEN 2000000 AND 2200000 ORDER BY k, v, u');
 
 # Inserts after recovery, spread over every key range of both indexes, so
 # that most leaves (those with an incomplete split included) get one.
@@ -160,18 +162,25 @@ for my $round (1 .. 4)
 		  . " incomplete splits");
 	check_index($node, 'cc_t_k', 1, "round $round after crash");
 	check_index($node, 'cc_t_uk', 1, "round $round after crash");
+	check_index($node, 'cc_t_k_inc', 1, "round $round after crash");
 	compare_scans($node, "round $round after crash", \@cc_queries);
 
 	# inserts go on working after recovery
 	insert_everywhere($round);
 	check_index($node, 'cc_t_k', 1, "round $round after more inserts");
 	check_index($node, 'cc_t_uk', 1, "round $round after more inserts");
-	compare_scans($node, "round $round after more inserts", [ @cc_queries[ 0, 3, 5 ] ]);
+	check_index($node, 'cc_t_k_inc', 1, "round $round after more inserts");
+	compare_scans($node, "round $round after more inserts", [ @cc_queries[ 0, 3, 5, 8 ] ]);
 	$rows_before = $node->safe_psql('postgres', 'SELECT count(*) FROM cc_t');
 }
 
 cmp_ok(index_stat($node, 'cc_t_k', 'levels'), '>=', 3, 'cc_t_k grew two internal levels');
 cmp_ok(index_stat($node, 'cc_t_uk', 'levels'), '>=', 3, 'cc_t_uk grew two internal levels');
+# with the visibility map set, the INCLUDE index answers alone
+$node->safe_psql('postgres', 'VACUUM ANALYZE cc_t');
+like($node->safe_psql('postgres',
+		"SET enable_seqscan = off; SET enable_bitmapscan = off; EXPLAIN (COSTS OFF) $cc_queries[8]"),
+	qr/Index Only Scan using cc_t_k_inc/, 'the INCLUDE index answers its query alone');
 for my $mode ('index', 'bitmap')
 {
 	my $set = $mode eq 'index'

@@ -2,7 +2,8 @@
 # single-row and multi-row INSERTs, so leaves and internal pages split all
 # the time) while other clients run ordered index scans (forward and
 # backward, ORDER BY ... LIMIT across several leaves, on a one-column and a
-# two-column index) and bitmap scans on the same table.  Each reader runs
+# two-column index), parallel index scans (two workers, one with Gather
+# Merge) and bitmap scans on the same table.  Each reader runs
 # its query twice in one REPEATABLE READ transaction, with the index and
 # with a sequential scan, and raises an error if the two differ or if the
 # index scan's output is out of order.  Afterwards no client has failed,
@@ -100,6 +101,10 @@ COMMIT;
 my $ordered = "SET LOCAL enable_seqscan = off;\nSET LOCAL enable_bitmapscan = off;";
 my $bitmap = "SET LOCAL enable_seqscan = off;\nSET LOCAL enable_indexscan = off;\n"
   . "SET LOCAL enable_indexonlyscan = off;";
+my $parallel = "$ordered\nSET LOCAL parallel_setup_cost = 0;\nSET LOCAL parallel_tuple_cost = 0;\n"
+  . "SET LOCAL min_parallel_index_scan_size = 0;\nSET LOCAL max_parallel_workers_per_gather = 2;\n"
+  # per-row work dominates, so that sharing it wins over a Gather Merge
+  . "SET LOCAL cpu_tuple_cost = 1;\nSET LOCAL cpu_index_tuple_cost = 1;";
 my %reader_queries = (
 	'r_forward.sql' => [ 'forward scan', $ordered,
 		'SELECT k, k AS key FROM t WHERE k >= :r ORDER BY k LIMIT 1500',
@@ -116,6 +121,11 @@ my %reader_queries = (
 	'r_uuid_backward.sql' => [ 'backward scan of (u, k)', $ordered,
 		'SELECT k, u AS key FROM t WHERE u < md5(:r::text)::uuid ORDER BY u DESC LIMIT 1000',
 		'key > prev' ],
+	'r_parallel.sql' => [ 'parallel scan', $parallel,
+		'SELECT k, k AS key FROM t WHERE k BETWEEN :r AND :r + 3000000', undef ],
+	'r_parallel_ordered.sql' => [ 'parallel scan under Gather Merge', $parallel,
+		'SELECT k, k AS key FROM t WHERE k >= :r ORDER BY k LIMIT 20000',
+		'key < prev' ],
 	'r_bitmap.sql' => [ 'bitmap scan', $bitmap,
 		'SELECT k, 0 AS key FROM t WHERE k BETWEEN :r AND :r + 300000', undef ],
 	'r_bitmap_nulls.sql' => [ 'bitmap scan of NULLs', $bitmap,
@@ -130,8 +140,8 @@ for my $script (sort keys %reader_queries)
 	my $plan = $node->safe_psql('postgres',
 		"BEGIN; $settings EXPLAIN (COSTS OFF) $q; COMMIT;");
 	like($plan,
-		defined $reader_queries{$script}[3]
-		? qr/Index (Only )?Scan (Backward )?using t_u?k/
+		$settings eq $parallel ? qr/Gather.*Parallel Index (Only )?Scan using t_k/s
+		: $settings eq $ordered ? qr/Index (Only )?Scan (Backward )?using t_u?k/
 		: qr/Bitmap Index Scan on t_k/,
 		"$what uses the index");
 }

@@ -7,8 +7,9 @@
  * Usage: bpcodec_test [seed]
  *
  * For random column shapes (1 to 3 columns, integer or bytes, NULLs or
- * not) and value distributions (constant, narrow, wide, at the extremes of
- * the 64-bit image), every width of every column and of the TID occurs.
+ * not, the last ones INCLUDE columns or not) and value distributions
+ * (constant, narrow, wide, at the extremes of the 64-bit image), every
+ * width of every column and of the TID occurs.
  * Checks: each entry encodes and decodes to itself; memcmp of encodings
  * orders entries as the index does; each width is the fewest bytes that
  * cover the bound or span; values and TIDs outside the codec are refused;
@@ -41,6 +42,7 @@ static uint64_t rng_state;
 static int	npassed;
 static int	nfailed;
 static int	width_seen[3][20];
+static int	include_rounds;	/* rounds with INCLUDE columns */
 static long total_reencodes;	/* [kind: int, bytes, block/offset][width] */
 
 /* xorshift64* */
@@ -66,32 +68,47 @@ fail(const char *what, int round)
 	return false;
 }
 
-/* The index order of two entries: columns with NULLs last, then TID. */
+/* Three-way comparison of column i of two entries, NULLs last. */
+static int
+compare_column(const BpcColumns *columns, int i, const Entry *a, const Entry *b)
+{
+	const BpcValue *x = &a->values[i];
+	const BpcValue *y = &b->values[i];
+	int			c;
+
+	if (x->isnull || y->isnull)
+		return x->isnull == y->isnull ? 0 : (x->isnull ? 1 : -1);
+	if (columns->kind[i] == BPC_BYTES)
+		c = memcmp(x->bytes, y->bytes, columns->length[i]);
+	else
+		c = x->image < y->image ? -1 : (x->image > y->image ? 1 : 0);
+	return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+/* The index order of two entries: key columns with NULLs last, then TID. */
 static int
 compare_entries(const BpcColumns *columns, const Entry *a, const Entry *b)
 {
-	for (int i = 0; i < columns->natts; i++)
+	for (int i = 0; i < columns->nkeys; i++)
 	{
-		const BpcValue *x = &a->values[i];
-		const BpcValue *y = &b->values[i];
-		int			c;
+		int			c = compare_column(columns, i, a, b);
 
-		if (x->isnull || y->isnull)
-		{
-			if (x->isnull != y->isnull)
-				return x->isnull ? 1 : -1;
-			continue;
-		}
-		if (columns->kind[i] == BPC_BYTES)
-			c = memcmp(x->bytes, y->bytes, columns->length[i]);
-		else
-			c = x->image < y->image ? -1 : (x->image > y->image ? 1 : 0);
 		if (c != 0)
-			return c < 0 ? -1 : 1;
+			return c;
 	}
 	if (a->block != b->block)
 		return a->block < b->block ? -1 : 1;
 	return a->offset < b->offset ? -1 : (a->offset > b->offset ? 1 : 0);
+}
+
+/* Do two entries hold the same TID and values in every column? */
+static bool
+entries_equal(const BpcColumns *columns, const Entry *a, const Entry *b)
+{
+	for (int i = 0; i < columns->natts; i++)
+		if (compare_column(columns, i, a, b) != 0)
+			return false;
+	return a->block == b->block && a->offset == b->offset;
 }
 
 static const BpcColumns *sort_columns;
@@ -177,8 +194,7 @@ check_codec(const BpcColumns *columns, const BpCodec *codec,
 		for (int i = 0; i < columns->natts; i++)
 			if (entries[k].values[i].isnull)
 				back.values[i] = entries[k].values[i];
-		if (compare_entries(columns, &back, &entries[k]) != 0 ||
-			back.block != entries[k].block || back.offset != entries[k].offset)
+		if (!entries_equal(columns, &back, &entries[k]))
 			return fail("an entry does not decode to itself", round);
 		for (int i = 0; i < columns->natts; i++)
 			if (back.values[i].isnull != entries[k].values[i].isnull)
@@ -289,14 +305,18 @@ check_store(const BpcColumns *columns, const BpCodec *codec, int round)
 	return true;
 }
 
-/* Fence bounds of the integer columns: around the entries, or none. */
+/*
+ * Fence bounds of the integer key columns: around the entries, or none
+ * (fences never bound an INCLUDE column).
+ */
 static void
 random_bounds(const BpcColumns *columns, const BpcRange *range, BpcBound *bounds)
 {
 	for (int i = 0; i < columns->natts; i++)
 	{
 		memset(&bounds[i], 0, sizeof(BpcBound));
-		if (columns->kind[i] != BPC_INTEGER || random_below(2) == 0 ||
+		if (i >= columns->nkeys ||
+			columns->kind[i] != BPC_INTEGER || random_below(2) == 0 ||
 			!range->any_value[i] || range->any_null[i])
 			continue;
 		bounds[i].bounded = true;
@@ -390,7 +410,7 @@ check_reencode(const BpcColumns *columns, Entry *entries, int n, int round)
 		for (int i = 0; i < columns->natts; i++)
 			if (back.values[i].isnull)
 				back.values[i] = model[k].values[i];
-		if (compare_entries(columns, &back, &model[k]) != 0)
+		if (!entries_equal(columns, &back, &model[k]))
 			return fail("the encoded region's sorted entries differ from the model", round);
 	}
 	total_reencodes += reencodes;
@@ -447,6 +467,10 @@ run_round(int round)
 
 	memset(&columns, 0, sizeof(columns));
 	columns.natts = 1 + (int) random_below(3);
+	columns.nkeys = random_below(2) == 0 ? columns.natts :
+		1 + (int) random_below(columns.natts);
+	if (columns.nkeys < columns.natts)
+		include_rounds++;
 	for (int i = 0; i < columns.natts; i++)
 	{
 		columns.kind[i] = random_below(5) == 0 ? BPC_BYTES : BPC_INTEGER;
@@ -523,6 +547,11 @@ main(int argc, char **argv)
 	if (width_seen[1][16] == 0 || width_seen[1][17] == 0)
 	{
 		printf("FAIL coverage: bytes columns with and without a null byte not both seen\n");
+		nfailed++;
+	}
+	if (include_rounds == 0)
+	{
+		printf("FAIL coverage: no round had INCLUDE columns\n");
 		nfailed++;
 	}
 	if (total_reencodes == 0)

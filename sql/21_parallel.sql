@@ -1,0 +1,96 @@
+--
+-- 21_parallel: parallel index scans and index-only scans (amcanparallel).
+-- The leader and its workers take the range's leaves one at a time from
+-- the scan's shared state; each returns its leaves in index order, so a
+-- Gather Merge gives ordered output.  Every query runs as a parallel
+-- bpindex scan (the plan must show it under a Gather or Gather Merge, and
+-- workers must have been launched) and is compared with the same query
+-- run without any index and without workers.
+--
+CREATE TABLE par (k int8, v int4, w int4);
+INSERT INTO par
+SELECT CASE WHEN i % 997 = 0 THEN NULL ELSE (i::int8 * 7919) % 300007 END, i % 1000, i
+FROM generate_series(1, 300000) i;
+CREATE INDEX par_k ON par USING bpindex (k);
+CREATE INDEX par_vk ON par USING bpindex (v, k) INCLUDE (w);
+VACUUM ANALYZE par;
+
+-- par_run(query): the query through a parallel bpindex scan against the
+-- same query through a sequential scan without workers
+CREATE FUNCTION par_run(query text, ordered boolean DEFAULT false)
+RETURNS TABLE (nrows bigint, parallel_plan boolean, workers_launched boolean,
+               same_as_seqscan boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+    wrapper text := CASE WHEN ordered
+        THEN format('select count(*), string_agg(to_jsonb(x)::text, '' '') from (%s) x', query)
+        ELSE format('select count(*), string_agg(x::text, '' '' order by x::text) from (%s) x', query) END;
+    plan text := '';
+    line text;
+    n_par bigint;
+    s_par text;
+    n_seq bigint;
+    s_seq text;
+BEGIN
+    PERFORM set_config('enable_seqscan', 'off', true);
+    PERFORM set_config('enable_bitmapscan', 'off', true);
+    PERFORM set_config('parallel_setup_cost', '0', true);
+    PERFORM set_config('parallel_tuple_cost', '0', true);
+    PERFORM set_config('min_parallel_index_scan_size', '0', true);
+    PERFORM set_config('max_parallel_workers_per_gather', '2', true);
+    PERFORM set_config('parallel_leader_participation', 'on', true);
+    -- per-row work dominates, so that sharing it wins over a Gather Merge
+    PERFORM set_config('cpu_tuple_cost', '1', true);
+    PERFORM set_config('cpu_index_tuple_cost', '1', true);
+    FOR line IN EXECUTE 'explain (analyze, costs off, timing off, summary off) ' || query LOOP
+        plan := plan || line || E'\n';
+    END LOOP;
+    EXECUTE wrapper INTO n_par, s_par;
+    PERFORM set_config('enable_seqscan', 'on', true);
+    PERFORM set_config('enable_indexscan', 'off', true);
+    PERFORM set_config('enable_indexonlyscan', 'off', true);
+    PERFORM set_config('max_parallel_workers_per_gather', '0', true);
+    EXECUTE wrapper INTO n_seq, s_seq;
+    nrows := n_seq;
+    parallel_plan := plan ~ 'Gather' AND plan ~ 'Parallel Index (Only )?Scan (Backward )?using par_';
+    workers_launched := (regexp_match(plan, 'Workers Launched: (\d+)'))[1]::int > 0;
+    same_as_seqscan := n_par = n_seq AND s_par IS NOT DISTINCT FROM s_seq;
+    IF NOT (parallel_plan AND workers_launched AND same_as_seqscan) THEN
+        RAISE NOTICE 'par_run: %', query USING DETAIL = plan;
+    END IF;
+    RETURN NEXT;
+END
+$$;
+
+-- counts and sums over ranges: parallel index and index-only scans
+SELECT * FROM par_run('select count(*), sum(k) from par where k between 1000 and 250000');
+SELECT * FROM par_run('select sum(w) from par where k > 100 and k < 200000');
+SELECT * FROM par_run('select count(*) from par where k is null');
+SELECT * FROM par_run('select count(*), sum(w) from par where v between 10 and 900');
+SELECT * FROM par_run('select v, k, w from par where v = 7 and k > 1000');
+-- ordered output through Gather Merge, forward and backward
+SELECT * FROM par_run('select k from par where k > 5000 order by k limit 20000', true);
+SELECT * FROM par_run('select k, v from par where k < 290000 order by k desc limit 20000', true);
+SELECT * FROM par_run('select v, k from par where v >= 500 order by v, k', true);
+-- array keys: the participants share the elements' ranges
+SELECT * FROM par_run(format('select k, w from par where k in (%s) order by k',
+                             (SELECT string_agg((g * 149)::text, ', ')
+                              FROM generate_series(0, 2000) g)), true);
+SELECT * FROM par_run('select count(*), sum(k) from par where v = any (array(select g from generate_series(0, 999, 3) g))');
+SELECT * FROM par_run('select v, k from par where v in (999, 3, 500) and k > 100000 order by v desc, k desc', true);
+-- a Gather on the inner side of a nested loop runs its parallel scan
+-- again for each outer row (amparallelrescan)
+SET enable_material = off;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SELECT * FROM par_run('select g, count(k), sum(k) from (values (1), (2), (3)) v(g) left join (select k from par where k between 1000 and 51000 offset 0) p on g < 10 group by g');
+RESET enable_material;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+
+-- a scan whose range is empty, and one whose keys cannot match
+SELECT * FROM par_run('select count(*) from par where k > 400000');
+SELECT * FROM par_run('select count(*) from par where k = any (''{}''::int8[])');
+
+DROP FUNCTION par_run(text, boolean);
+DROP TABLE par;

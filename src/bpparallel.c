@@ -1,0 +1,180 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpparallel.c
+ *	  The shared state of a parallel index scan or index-only scan: which
+ *	  leaf the participants read next.
+ *
+ * The participants of a parallel scan (the leader and its workers) take
+ * the range's leaves one at a time, in the scan direction.  The shared
+ * state says where the scan stands: not started (for an element of the
+ * driving array), idle after a leaf (which one, its right-link and the
+ * fence the next leaf must hold), being advanced by a participant, or
+ * done.  A participant seizes the state (waiting while another advances
+ * it), reads and copies the next leaf as a serial scan would, publishes
+ * where the scan stands after that leaf, and returns the leaf's entries
+ * while the others read the following leaves.  Each participant thus sees
+ * leaves in index order, so their outputs merge in order (Gather Merge).
+ *
+ * Only the reading of one leaf is serialised, as in nbtree; the copies,
+ * the tests of the keys and the heap fetches run in parallel.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relscan.h"
+#include "pgstat.h"
+#include "storage/condition_variable.h"
+#include "storage/spin.h"
+
+#include "bpindex.h"
+
+/* Where a parallel scan stands. */
+typedef enum BpParallelStatus
+{
+	BP_PARALLEL_NOT_STARTED,	/* no leaf of array_elem's range read yet */
+	BP_PARALLEL_ADVANCING,		/* a participant is reading the next leaf */
+	BP_PARALLEL_IDLE,			/* the next leaf follows leaf */
+	BP_PARALLEL_DONE			/* no leaf is left */
+} BpParallelStatus;
+
+/* The shared state, in the scan's dynamic shared memory. */
+typedef struct BpParallelScanData
+{
+	slock_t		mutex;
+	ConditionVariable advanced; /* status left BP_PARALLEL_ADVANCING */
+	BpParallelStatus status;
+	int			array_elem;		/* driving array element; -1: the first in
+								 * the scan direction */
+	BlockNumber leaf;			/* idle: the leaf read last */
+	BlockNumber rightlink;		/* ... its right-link */
+	uint16		bound_width;
+	char		bound[BP_MAX_SLOT_WIDTH];	/* ... its fence in the scan
+											 * direction */
+} BpParallelScanData;
+
+typedef BpParallelScanData *BpParallelScan;
+
+/* The shared state of a parallel scan. */
+static BpParallelScan
+shared_state(IndexScanDesc scan)
+{
+	return (BpParallelScan) bp_parallel_am_state(scan->parallel_scan);
+}
+
+/* Bytes of the shared state (amestimateparallelscan). */
+Size
+bp_parallel_scan_size(void)
+{
+	return sizeof(BpParallelScanData);
+}
+
+/* Initialise the shared state of a new parallel scan (aminitparallelscan). */
+void
+bp_initparallelscan(void *target)
+{
+	BpParallelScan shared = (BpParallelScan) target;
+
+	SpinLockInit(&shared->mutex);
+	ConditionVariableInit(&shared->advanced);
+	shared->status = BP_PARALLEL_NOT_STARTED;
+	shared->array_elem = -1;
+	shared->leaf = InvalidBlockNumber;
+	shared->rightlink = InvalidBlockNumber;
+	shared->bound_width = 0;
+}
+
+/* Start the parallel scan over (amparallelrescan, leader only). */
+void
+bp_parallelrescan(IndexScanDesc scan)
+{
+	BpParallelScan shared = shared_state(scan);
+
+	SpinLockAcquire(&shared->mutex);
+	shared->status = BP_PARALLEL_NOT_STARTED;
+	shared->array_elem = -1;
+	SpinLockRelease(&shared->mutex);
+}
+
+/*
+ * Seize the scan to read its next leaf: wait while another participant
+ * advances it, then fill next with where it stands (the fence into bound,
+ * slot width bytes).  False if the scan is done.
+ */
+bool
+bp_parallel_seize(IndexScanDesc scan, BpParallelNext *next, char *bound)
+{
+	BpParallelScan shared = shared_state(scan);
+	bool		seized = false;
+
+	for (;;)
+	{
+		SpinLockAcquire(&shared->mutex);
+		if (shared->status == BP_PARALLEL_DONE)
+		{
+			SpinLockRelease(&shared->mutex);
+			break;
+		}
+		if (shared->status != BP_PARALLEL_ADVANCING)
+		{
+			next->started = shared->status == BP_PARALLEL_IDLE;
+			next->array_elem = shared->array_elem;
+			next->leaf = shared->leaf;
+			next->rightlink = shared->rightlink;
+			if (next->started)
+				memcpy(bound, shared->bound, shared->bound_width);
+			shared->status = BP_PARALLEL_ADVANCING;
+			SpinLockRelease(&shared->mutex);
+			seized = true;
+			break;
+		}
+		SpinLockRelease(&shared->mutex);
+		ConditionVariableSleep(&shared->advanced, PG_WAIT_EXTENSION);
+	}
+	ConditionVariableCancelSleep();
+	return seized;
+}
+
+/* Release the seized scan in status, waking those waiting for it. */
+static void
+release(BpParallelScan shared, BpParallelStatus status)
+{
+	shared->status = status;
+	SpinLockRelease(&shared->mutex);
+	ConditionVariableBroadcast(&shared->advanced);
+}
+
+/*
+ * Release the seized scan after reading leaf: the next leaf follows it
+ * (through rightlink forward) and holds bound (width bytes).
+ */
+void
+bp_parallel_release_after(IndexScanDesc scan, int array_elem, BlockNumber leaf,
+						  BlockNumber rightlink, const char *bound,
+						  uint16 width)
+{
+	BpParallelScan shared = shared_state(scan);
+
+	Assert(width <= BP_MAX_SLOT_WIDTH);
+	SpinLockAcquire(&shared->mutex);
+	shared->array_elem = array_elem;
+	shared->leaf = leaf;
+	shared->rightlink = rightlink;
+	shared->bound_width = width;
+	memcpy(shared->bound, bound, width);
+	release(shared, BP_PARALLEL_IDLE);
+}
+
+/*
+ * Release the seized scan to start the range of the driving array's
+ * element array_elem, or (array_elem < 0) as done.
+ */
+void
+bp_parallel_release_to_element(IndexScanDesc scan, int array_elem)
+{
+	BpParallelScan shared = shared_state(scan);
+
+	SpinLockAcquire(&shared->mutex);
+	shared->array_elem = array_elem;
+	release(shared, array_elem < 0 ? BP_PARALLEL_DONE : BP_PARALLEL_NOT_STARTED);
+}
