@@ -536,13 +536,15 @@ bpa_find(const char *region, const void *slot, BpaCompareFn cmp, void *arg)
 }
 
 /*
- * Copy every entry for which before_start is false into out, ascending.
- * Uses the blocks and log areas of scratch; out must not overlap them.
+ * Copy every entry for which before_start is false into out, ascending;
+ * with after_end, the blocks past the range are left out (see
+ * bpa_sorted).  Uses the blocks and log areas of scratch; out must not
+ * overlap them.
  */
 static int
 collect_sorted(const char *region, BpaCompareFn cmp, void *arg,
-			   BpaPredicateFn before_start, void *pred_arg,
-			   char *out, char *scratch)
+			   BpaPredicateFn before_start, BpaPredicateFn after_end,
+			   void *pred_arg, char *out, char *scratch)
 {
 	const BpaHeader *h = hdr(region);
 	const BpaLayout *l = &h->layout;
@@ -554,10 +556,13 @@ collect_sorted(const char *region, BpaCompareFn cmp, void *arg,
 	int			bi = 0;
 	int			li = 0;
 	int			n = 0;
+	int			first;
+	int			end;
 
 	/* blocks, in range order, each sorted in the copy if needed */
-	for (int b = first_candidate_block(region, before_start, pred_arg);
-		 b < h->used_blocks; b++)
+	bpa_candidate_blocks(region, before_start, after_end, pred_arg,
+						 &first, &end);
+	for (int b = first; b < end; b++)
 	{
 		int			count = block_counts(region)[b];
 		char	   *dst = blocks + (size_t) nblocks * w;
@@ -594,14 +599,19 @@ collect_sorted(const char *region, BpaCompareFn cmp, void *arg,
 	return n;
 }
 
-/* Sorted iteration from a start: every entry not before_start, ascending. */
+/*
+ * Sorted iteration over a range: every entry that is neither before_start
+ * nor after_end, ascending, then some of the entries after_end (those of
+ * the log and of the last block that holds entries of the range), still
+ * ascending.  Either predicate may be NULL: no bound on that side.
+ */
 int
 bpa_sorted(const char *region, BpaCompareFn cmp, void *arg,
-		   BpaPredicateFn before_start, void *pred_arg,
-		   char *out, char *scratch)
+		   BpaPredicateFn before_start, BpaPredicateFn after_end,
+		   void *pred_arg, char *out, char *scratch)
 {
-	return collect_sorted(region, cmp, arg, before_start, pred_arg,
-						  out, scratch);
+	return collect_sorted(region, cmp, arg, before_start, after_end,
+						  pred_arg, out, scratch);
 }
 
 /* Visit the entries of one block that lie in the range. */
@@ -707,7 +717,7 @@ bpa_redistribute(char *region, const void *extra, BpaCompareFn cmp, void *arg,
 	char	   *out = scratch + AREA_OUT(l) * w;
 	int			n;
 
-	n = collect_sorted(region, cmp, arg, NULL, NULL, out, scratch);
+	n = collect_sorted(region, cmp, arg, NULL, NULL, NULL, out, scratch);
 	if (extra != NULL)
 	{
 		int			pos = n;
@@ -1112,7 +1122,7 @@ bpa_split(char *left, char *right, int nleft, BpaCompareFn cmp, void *arg,
 	char	   *out = scratch + AREA_OUT(l) * w;
 	int			n;
 
-	n = collect_sorted(left, cmp, arg, NULL, NULL, out, scratch);
+	n = collect_sorted(left, cmp, arg, NULL, NULL, NULL, out, scratch);
 	if (nleft > n)
 		nleft = n;
 	bpa_init(right, l);

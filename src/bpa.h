@@ -136,8 +136,8 @@ extern bool bpa_remove(char *region, const void *slot,
 
 /* Range operations (read only) */
 extern int	bpa_sorted(const char *region, BpaCompareFn cmp, void *arg,
-					   BpaPredicateFn before_start, void *pred_arg,
-					   char *out, char *scratch);
+					   BpaPredicateFn before_start, BpaPredicateFn after_end,
+					   void *pred_arg, char *out, char *scratch);
 extern void bpa_candidate_blocks(const char *region,
 								 BpaPredicateFn before_start,
 								 BpaPredicateFn after_end, void *pred_arg,

@@ -102,7 +102,7 @@ check_leaf(CheckState *state, BlockNumber blkno, Page page)
 	if (problem)
 		report_violation(state, blkno, "The leaf's buffered partitioned array is invalid: %s.",
 						 problem);
-	n = bp_leaf_sorted(&leaf, NULL, NULL, false, state->items, &state->work);
+	n = bp_leaf_sorted(&leaf, NULL, NULL, NULL, false, state->items, &state->work);
 	if (n > 0 && (flags & BP_HAS_LOW) &&
 		compare_entries(state, state->items, bp_page_lowkey(page)) < 0)
 		report_violation(state, blkno, "%s", "A leaf entry lies below the leaf's low key.");

@@ -60,7 +60,7 @@ put_big_endian(uint8_t *out, uint64_t value, int width)
 }
 
 /* Read width bytes big-endian. */
-static uint64_t
+static inline uint64_t
 get_big_endian(const uint8_t *in, int width)
 {
 	uint64_t	value = 0;
@@ -299,17 +299,53 @@ bpc_encode(const BpCodec *codec, const BpcValue *values, uint32_t block,
 	return encode_tid(codec, block, offset, out + codec->tid_position);
 }
 
+/* Decode the heap TID whose codes start at p. */
+static inline void
+decode_tid_at(const BpCodec *codec, const uint8_t *p, uint32_t *block,
+			  uint16_t *offset)
+{
+	*block = codec->block_base +
+		(uint32_t) get_big_endian(p, codec->block_width);
+	*offset = (uint16_t) get_big_endian(p + codec->block_width,
+										codec->offset_width);
+}
+
 /* Decode the heap TID of an encoded entry. */
 void
 bpc_decode_tid(const BpCodec *codec, const uint8_t *in, uint32_t *block,
 			   uint16_t *offset)
 {
-	const uint8_t *p = in + codec->tid_position;
+	decode_tid_at(codec, in + codec->tid_position, block, offset);
+}
 
-	*block = codec->block_base +
-		(uint32_t) get_big_endian(p, codec->block_width);
-	*offset = (uint16_t) get_big_endian(p + codec->block_width,
-										codec->offset_width);
+/* The code of NULL in an integer column of width (1..8) bytes. */
+static inline uint64_t
+null_code(int width)
+{
+	return width >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * width)) - 1;
+}
+
+/*
+ * Decode an entry of a codec with a single integer column: its image into
+ * *image and its heap TID; returns whether the column is NULL.
+ */
+bool
+bpc_decode_integer(const BpCodec *codec, const uint8_t *in, uint64_t *image,
+				   uint32_t *block, uint16_t *offset)
+{
+	int			width = codec->att_width[0];
+	bool		isnull;
+
+	decode_tid_at(codec, in + width, block, offset);
+	if (width == 0)
+	{
+		*image = codec->att_base[0];
+		return (codec->att_flags[0] & BPC_ATT_CONST_NULL) != 0;
+	}
+	*image = get_big_endian(in, width);
+	isnull = *image == null_code(width);
+	*image += codec->att_base[0];
+	return isnull;
 }
 
 /* Decode an encoded entry. */
@@ -347,11 +383,11 @@ bpc_decode(const BpCodec *codec, const uint8_t *in, BpcValue *values,
 			continue;
 		}
 		values[i].image = get_big_endian(p, width);
-		values[i].isnull = values[i].image == bpc_max_code(width) + 1;
+		values[i].isnull = values[i].image == null_code(width);
 		values[i].image += codec->att_base[i];
 		p += width;
 	}
-	bpc_decode_tid(codec, in, block, offset);
+	decode_tid_at(codec, in + codec->tid_position, block, offset);
 }
 
 /* The code of the first column (an integer column) of an encoded entry. */

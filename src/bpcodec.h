@@ -117,6 +117,9 @@ extern void bpc_decode(const BpCodec *codec, const uint8_t *in,
 					   BpcValue *values, uint32_t *block, uint16_t *offset);
 extern void bpc_decode_tid(const BpCodec *codec, const uint8_t *in,
 						   uint32_t *block, uint16_t *offset);
+extern bool bpc_decode_integer(const BpCodec *codec, const uint8_t *in,
+							   uint64_t *image, uint32_t *block,
+							   uint16_t *offset);
 extern uint64_t bpc_max_code(int width);
 extern int	bpc_code_width(uint64_t span);
 extern int	bpc_unsigned_width(uint64_t span);

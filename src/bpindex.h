@@ -599,8 +599,8 @@ extern void bp_leaf_clear_dead_marks(Page page);
 extern void bp_leaf_work_init(BpLeafWork *work, const BpSlotDesc *desc);
 extern void bp_leaf_work_free(BpLeafWork *work);
 extern int	bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
-						   void *arg, bool dead_marks, char *out,
-						   BpLeafWork *work);
+						   BpaPredicateFn after_end, void *arg,
+						   bool dead_marks, char *out, BpLeafWork *work);
 extern void bp_leaf_map(BpLeaf *leaf, BpaPredicateFn before_start,
 						BpaPredicateFn after_end, void *arg, bool dead_marks,
 						BpaVisitFn visit, void *visit_arg, BpLeafWork *work);

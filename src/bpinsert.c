@@ -270,7 +270,7 @@ leaf_items(BpIndexState *state, BpLeaf *leaf, int *n)
 {
 	char	   *items = palloc((Size) (bp_leaf_count(leaf) + 1) * state->slot.width);
 
-	*n = bp_leaf_sorted(leaf, NULL, NULL, false, items, &state->work);
+	*n = bp_leaf_sorted(leaf, NULL, NULL, NULL, false, items, &state->work);
 	return items;
 }
 

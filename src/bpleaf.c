@@ -337,6 +337,30 @@ slot_values(const BpSlotDesc *desc, const char *slot, BpcValue *values,
 	return true;
 }
 
+/*
+ * Decode an encoded entry of a leaf with a single integer column into the
+ * logical slot out.
+ */
+static void
+decode_integer_entry(const BpLeaf *leaf, const char *encoded, char *out)
+{
+	const BpSlotDesc *desc = leaf->desc;
+	uint64		image;
+	uint32		block;
+	uint16		offset;
+	ItemPointer tid = (ItemPointer) out;
+	bool		isnull = bpc_decode_integer(&leaf->codec, (const uint8 *) encoded,
+											&image, &block, &offset);
+
+	memset(out, 0, desc->width);
+	ItemPointerSetBlockNumber(tid, block);
+	tid->ip_posid = offset;
+	if (isnull)
+		tid->ip_posid |= (uint16) (1 << BP_TID_NULL_SHIFT);
+	else
+		store_image(desc->cmp_kind[0], image, out + desc->att_offset[0]);
+}
+
 /* Decode an encoded entry of leaf into the logical slot out. */
 static void
 decode_entry(const BpLeaf *leaf, const char *encoded, char *out)
@@ -347,6 +371,11 @@ decode_entry(const BpLeaf *leaf, const char *encoded, char *out)
 	uint16		offset;
 	ItemPointer tid = (ItemPointer) out;
 
+	if (leaf->codec.natts == 1 && leaf->codec.att_kind[0] == BPC_INTEGER)
+	{
+		decode_integer_entry(leaf, encoded, out);
+		return;
+	}
 	bpc_decode(&leaf->codec, (const uint8 *) encoded, values, &block, &offset);
 	memset(out, 0, desc->width);
 	ItemPointerSetBlockNumber(tid, block);
@@ -650,11 +679,13 @@ leaf_scratch(const BpLeaf *leaf, BpLeafWork *work)
 /*
  * Copy the leaf's entries into out as logical slots in ascending order,
  * from the first for which before_start (on logical slots) is false, or
- * all with before_start NULL; returns their count.  dead_marks: set the
- * dead bit of marked entries.
+ * all with before_start NULL; returns their count.  With after_end, the
+ * copy may stop after the last entry that is not after_end (bpa_sorted).
+ * dead_marks: set the dead bit of marked entries.
  */
 int
-bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start, void *arg,
+bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
+			   BpaPredicateFn after_end, void *arg,
 			   bool dead_marks, char *out, BpLeafWork *work)
 {
 	LeafReader	reader;
@@ -664,10 +695,13 @@ bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start, void *arg,
 
 	init_reader(&reader, leaf, dead_marks, work->slot);
 	reader.before_start = before_start;
+	reader.after_end = after_end;
 	reader.pred_arg = arg;
 	n = bpa_sorted(leaf->region, leaf->compare, leaf->compare_arg,
 				   before_start == NULL ? NULL :
 				   leaf->packed ? reader_before_start : before_start,
+				   after_end == NULL ? NULL :
+				   leaf->packed ? reader_after_end : after_end,
 				   leaf->packed ? (void *) &reader : arg, stored, scratch);
 	if (!leaf->packed && !reader.any_marks)
 		return n;

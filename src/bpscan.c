@@ -293,8 +293,8 @@ first_true(const char *items, int n, uint16 width, BpaPredicateFn pred,
 /*
  * Copy the entries of the locked leaf into pos->items in ascending order.
  * A point scan copies the range only (the log and one or two blocks) and
- * sorts that; other scans merge the whole leaf from the range's start
- * (forward) or from its beginning (backward).
+ * sorts that; other scans merge the log with the blocks that can hold
+ * entries of the range (entries above it may follow, never below).
  */
 static int
 copy_leaf_sorted(BpScanOpaque so, BpLeaf *leaf, bool dead_marks,
@@ -304,7 +304,7 @@ copy_leaf_sorted(BpScanOpaque so, BpLeaf *leaf, bool dead_marks,
 
 	ensure_items(&so->pos, bp_leaf_count(leaf), so->slot.width);
 	if (!so->point)
-		return bp_leaf_sorted(leaf, ScanDirectionIsForward(dir) ? bp_below_range : NULL,
+		return bp_leaf_sorted(leaf, bp_below_range, bp_above_range,
 							  &so->keys, dead_marks, so->pos.items, &so->work);
 	n = bp_leaf_copy_range(leaf, &so->keys, dead_marks, so->pos.items, &so->work);
 	bpa_sort_slots(so->pos.items, n, so->slot.width, bp_compare_slots,

@@ -740,7 +740,7 @@ bm_verify(BmEngine *e, BmInst *in)
 	out = bm_galloc((size_t) n * e->width, 0xDD);
 	memcpy(e->snapshot, in->region, e->region_size);
 	bm_scribble(e);
-	cnt = bpa_sorted(in->region, bm_cmp, &e->cmparg, NULL, NULL, out, e->scratch);
+	cnt = bpa_sorted(in->region, bm_cmp, &e->cmparg, NULL, NULL, NULL, out, e->scratch);
 	if (!bm_gcheck(out, (size_t) n * e->width))
 	{
 		bm_gfree(out);
@@ -1280,38 +1280,68 @@ bm_range_end(BmInst *in, BmRange *rg, int start)
 }
 
 /*
- * bpa_sorted() from the lower bound of rg (lo side only); with use_null
- * the predicate is passed as NULL (rg->lo_mode must then be NONE).
+ * Is out[0, cnt) after its first prefix entries a subsequence of the model
+ * entries from position end on, each of them after the range?
  */
 static inline bool
-bm_do_sorted(BmEngine *e, BmInst *in, BmRange *rg, bool use_null)
+bm_tail_after_range(BmInst *in, BmRange *rg, const char *out, int cnt,
+					int prefix, int end, uint16_t width)
+{
+	int			m = end;
+
+	for (int i = prefix; i < cnt; i++)
+	{
+		const char *slot = out + (size_t) i * width;
+
+		if (!bm_after_end(slot, rg))
+			return false;
+		while (m < in->model.n && memcmp(bm_model_at(&in->model, m), slot, width) != 0)
+			m++;
+		if (m++ >= in->model.n)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * bpa_sorted() over rg: from its lower bound, and with use_end up to its
+ * upper bound (entries after it may follow: some, ascending); with
+ * use_null the lower predicate is passed as NULL (rg->lo_mode must then
+ * be NONE).
+ */
+static inline bool
+bm_do_sorted(BmEngine *e, BmInst *in, BmRange *rg, bool use_null, bool use_end)
 {
 	int			n = in->model.n;
 	int			start = bm_range_start(in, rg);
+	int			end = use_end ? bm_range_end(in, rg, start) : n;
 	char	   *out = bm_galloc((size_t) n * e->width, 0xDD);
 	int			cnt;
+	int			prefix;
 	bool		ok = true;
 
 	memcpy(e->snapshot, in->region, e->region_size);
 	bm_scribble(e);
 	cnt = bpa_sorted(in->region, bm_cmp, &e->cmparg,
-					 use_null ? NULL : bm_before_start, rg, out, e->scratch);
+					 use_null ? NULL : bm_before_start,
+					 use_end ? bm_after_end : NULL, rg, out, e->scratch);
+	prefix = cnt < end - start ? cnt : end - start;
 	if (!bm_gcheck(out, (size_t) n * e->width))
 		ok = bm_fail("bpa_sorted wrote outside out (room for %d slots)", n);
 	else if (!bm_gcheck(e->scratch, e->scratch_size))
 		ok = bm_fail("bpa_sorted wrote outside the scratch buffer");
 	else if (memcmp(e->snapshot, in->region, e->region_size) != 0)
 		ok = bm_fail("bpa_sorted modified the region");
-	else if (cnt != n - start)
-		ok = bm_fail("bpa_sorted from %s (mode %d) returned %d, expected %d of %d",
+	else if (use_end ? (cnt < end - start || cnt > n - start) : cnt != n - start)
+		ok = bm_fail("bpa_sorted from %s (mode %d, end %d) returned %d, expected %d of %d",
 					 rg->lo_mode == BM_BOUND_SLOT ? bm_slot_str(e->width, rg->lo) : "key",
-					 rg->lo_mode, cnt, n - start, n);
-	else if (cnt > 0 &&
-			 memcmp(out, bm_model_at(&in->model, start), (size_t) cnt * e->width) != 0)
+					 rg->lo_mode, use_end, cnt, end - start, n);
+	else if (prefix > 0 &&
+			 memcmp(out, bm_model_at(&in->model, start), (size_t) prefix * e->width) != 0)
 	{
 		int			i;
 
-		for (i = 0; i < cnt; i++)
+		for (i = 0; i < prefix; i++)
 			if (memcmp(out + (size_t) i * e->width,
 					   bm_model_at(&in->model, start + i), e->width) != 0)
 				break;
@@ -1319,6 +1349,9 @@ bm_do_sorted(BmEngine *e, BmInst *in, BmRange *rg, bool use_null)
 					 start, i, bm_slot_str(e->width, out + (size_t) i * e->width),
 					 bm_slot_str(e->width, bm_model_at(&in->model, start + i)));
 	}
+	else if (!bm_tail_after_range(in, rg, out, cnt, prefix, end, e->width))
+		ok = bm_fail("bpa_sorted up to position %d: the %d entries that follow the range are not model entries after it, ascending",
+					 end, cnt - prefix);
 	bm_gfree(out);
 	e->stats.sorted++;
 	return ok;
@@ -1778,12 +1811,15 @@ bm_step(BmEngine *e, BmSource *s)
 	{
 		BmRange		rg;
 		bool		use_null;
+		bool		use_end;
 
 		e->opname = "sorted";
 		bm_gen_range(e, in, s, &rg);
-		rg.hi_mode = BM_BOUND_NONE;
+		use_end = bm_src_below(s, 2) == 0;
+		if (!use_end)
+			rg.hi_mode = BM_BOUND_NONE;
 		use_null = rg.lo_mode == BM_BOUND_NONE && bm_src_below(s, 2) == 0;
-		return bm_do_sorted(e, in, &rg, use_null);
+		return bm_do_sorted(e, in, &rg, use_null, use_end);
 	}
 	if (op < 80)
 	{

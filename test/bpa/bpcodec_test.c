@@ -41,9 +41,10 @@ typedef struct Entry
 static uint64_t rng_state;
 static int	npassed;
 static int	nfailed;
-static int	width_seen[3][20];
+static int	width_seen[3][20];	/* [kind: int, bytes, block/offset][width] */
 static int	include_rounds;	/* rounds with INCLUDE columns */
-static long total_reencodes;	/* [kind: int, bytes, block/offset][width] */
+static long single_integer_decodes;	/* checks of bpc_decode_integer */
+static long total_reencodes;	/* inserts that re-encoded a region */
 
 /* xorshift64* */
 static uint64_t
@@ -199,6 +200,20 @@ check_codec(const BpcColumns *columns, const BpCodec *codec,
 		for (int i = 0; i < columns->natts; i++)
 			if (back.values[i].isnull != entries[k].values[i].isnull)
 				return fail("a NULL does not decode to NULL", round);
+		if (columns->natts == 1 && columns->kind[0] == BPC_INTEGER)
+		{
+			uint64_t	image;
+			uint32_t	block;
+			uint16_t	offset;
+			bool		isnull = bpc_decode_integer(codec, enc[k], &image,
+													&block, &offset);
+
+			if (isnull != entries[k].values[0].isnull ||
+				(!isnull && image != entries[k].values[0].image) ||
+				block != entries[k].block || offset != entries[k].offset)
+				return fail("bpc_decode_integer disagrees with bpc_decode", round);
+			single_integer_decodes++;
+		}
 		if (k > 0 && memcmp(enc[k - 1], enc[k], codec->width) >= 0)
 			return fail("memcmp of encodings disagrees with the index order", round);
 	}
@@ -397,7 +412,7 @@ check_reencode(const BpcColumns *columns, Entry *entries, int n, int round)
 		return fail("the encoded region lost or gained entries", round);
 	sort_columns = columns;
 	qsort(model, stored, sizeof(Entry), qsort_entries);
-	if (bpa_sorted(region, compare_encoded, &codec.width, NULL, NULL,
+	if (bpa_sorted(region, compare_encoded, &codec.width, NULL, NULL, NULL,
 				   (char *) sorted, scratch) != stored)
 		return fail("bpa_sorted returned another count", round);
 	for (int k = 0; k < stored; k++)
@@ -557,6 +572,11 @@ main(int argc, char **argv)
 	if (total_reencodes == 0)
 	{
 		printf("FAIL coverage: no insert re-encoded a region\n");
+		nfailed++;
+	}
+	if (single_integer_decodes == 0)
+	{
+		printf("FAIL coverage: no entry of a single integer column was decoded\n");
 		nfailed++;
 	}
 	printf("bpcodec_test (seed %llu): %d passed, %d failed, %ld re-encodes\n",
