@@ -9,6 +9,7 @@ PGFILEDESC = "bpindex - BP-tree index access method"
 OBJS = \
 	src/bpa.o \
 	src/bpbuild.o \
+	src/bpbuildparallel.o \
 	src/bpcheck.o \
 	src/bpcodec.o \
 	src/bpcost.o \

@@ -72,7 +72,8 @@ DROP OPERATOR FAMILY bp_broken2_ops USING bpindex;
 -- on an index whose access method is bpindex; if the query has a WHERE
 -- clause, its quals must all be index conditions (no Filter); if it has an
 -- ORDER BY, the plan must not sort, and the scan must be Backward exactly
--- when the ORDER BY says DESC.  The baseline run must not use any index.
+-- when the first ORDER BY item's direction is the opposite of its column's
+-- in the index.  The baseline run must not use any index.
 --
 -- The query is wrapped as
 --   select count(*), string_agg(...) from (<query>) x
@@ -108,6 +109,8 @@ DECLARE
     line text;
     m text[];
     node_ok boolean := false;
+    used_index text;
+    index_desc boolean;
     quals_ok boolean;
     sort_free boolean := true;
     base_ok boolean;
@@ -152,15 +155,28 @@ BEGIN
                 SELECT FROM pg_class c JOIN pg_am a ON a.oid = c.relam
                 WHERE c.relname = m[1] AND c.relkind = 'i' AND a.amname = 'bpindex') THEN
             node_ok := true;
+            used_index := m[1];
         END IF;
         IF line ~ '^\s*(->\s+)?(Incremental )?Sort\s*$' THEN
             sort_free := false;
         END IF;
     END LOOP;
     quals_ok := NOT filtered OR (plan ~ 'Index Cond: ' AND plan !~ 'Filter: ');
-    -- an ORDER BY ... DESC must be a backward scan, any other a forward one
-    IF ordered AND (plan ~ ' Backward ') IS DISTINCT FROM (query ~* '\mdesc\M') THEN
-        node_ok := false;
+    -- the scan runs backward when the first ORDER BY item's direction is
+    -- the opposite of its column's in the index (DESC on an ASC column);
+    -- an item that is no plain column of the index goes with the first
+    m := regexp_match(query, '\morder\s+by\s+(\w+)', 'i');
+    IF ordered AND node_ok THEN
+        SELECT (coalesce(i.indoption[array_position(i.indkey::int2[], a.attnum)],
+                         i.indoption[0]) & 1) = 1
+        INTO index_desc
+        FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attname = lower(m[1])
+        WHERE c.relname = used_index;
+        IF (plan ~ ' Backward ') IS DISTINCT FROM
+           ((query ~* '\morder\s+by\s+[^,]*\mdesc\M') <> index_desc) THEN
+            node_ok := false;
+        END IF;
     END IF;
     EXECUTE wrapper INTO n_idx, s_idx;
 
@@ -363,6 +379,75 @@ BEGIN
                             r.nrows, r.idx, r.ionly, r.bitmap;
     END LOOP;
 END
+$$;
+
+-- par_run(query, ordered): the query through a parallel bpindex scan (the
+-- plan must show it under a Gather or Gather Merge, and workers must have
+-- been launched) against the same query through a sequential scan without
+-- workers; ordered compares the sequence of rows, else their multiset
+CREATE FUNCTION par_run(query text, ordered boolean DEFAULT false)
+RETURNS TABLE (nrows bigint, parallel_plan boolean, workers_launched boolean,
+               same_as_seqscan boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+    wrapper text := CASE WHEN ordered
+        THEN format('select count(*), string_agg(to_jsonb(x)::text, '' '') from (%s) x', query)
+        ELSE format('select count(*), string_agg(x::text, '' '' order by x::text) from (%s) x', query) END;
+    plan text := '';
+    line text;
+    n_par bigint;
+    s_par text;
+    n_seq bigint;
+    s_seq text;
+BEGIN
+    PERFORM set_config('enable_seqscan', 'off', true);
+    PERFORM set_config('enable_bitmapscan', 'off', true);
+    PERFORM set_config('parallel_setup_cost', '0', true);
+    PERFORM set_config('parallel_tuple_cost', '0', true);
+    PERFORM set_config('min_parallel_index_scan_size', '0', true);
+    PERFORM set_config('max_parallel_workers_per_gather', '2', true);
+    PERFORM set_config('parallel_leader_participation', 'on', true);
+    -- per-row work dominates, so that sharing it wins over a Gather Merge
+    PERFORM set_config('cpu_tuple_cost', '1', true);
+    PERFORM set_config('cpu_index_tuple_cost', '1', true);
+    FOR line IN EXECUTE 'explain (analyze, costs off, timing off, summary off) ' || query LOOP
+        plan := plan || line || E'\n';
+    END LOOP;
+    EXECUTE wrapper INTO n_par, s_par;
+    PERFORM set_config('enable_seqscan', 'on', true);
+    PERFORM set_config('enable_indexscan', 'off', true);
+    PERFORM set_config('enable_indexonlyscan', 'off', true);
+    PERFORM set_config('max_parallel_workers_per_gather', '0', true);
+    EXECUTE wrapper INTO n_seq, s_seq;
+    nrows := n_seq;
+    parallel_plan := plan ~ 'Gather' AND EXISTS (
+        SELECT FROM regexp_matches(plan, 'Parallel Index (?:Only )?Scan (?:Backward )?using (\S+) on ', 'g') m
+        JOIN pg_class c ON c.relname = m[1] JOIN pg_am a ON a.oid = c.relam
+        WHERE a.amname = 'bpindex');
+    workers_launched := (regexp_match(plan, 'Workers Launched: (\d+)'))[1]::int > 0;
+    same_as_seqscan := n_par = n_seq AND s_par IS NOT DISTINCT FROM s_seq;
+    IF NOT (parallel_plan AND workers_launched AND same_as_seqscan) THEN
+        RAISE NOTICE 'par_run: %', query USING DETAIL = plan;
+    END IF;
+    RETURN NEXT;
+END
+$$;
+
+-- bp_page_entries(idx): every item of every page of an index but the
+-- metapage
+CREATE FUNCTION bp_page_entries(idx regclass)
+RETURNS TABLE (blkno bigint, itemno int, region text, block int, key text, ctid tid)
+LANGUAGE sql AS $$
+    SELECT b, p.itemno, p.region, p.block, p.key, p.ctid
+    FROM generate_series(1, pg_relation_size(idx) / 8192 - 1) b,
+         LATERAL bpindex_page_items(idx, b) p
+$$;
+-- bp_same_pages(a, b): do two indexes hold the same items on the same pages?
+CREATE FUNCTION bp_same_pages(a regclass, b regclass) RETURNS boolean
+LANGUAGE sql AS $$
+    SELECT pg_relation_size(a) = pg_relation_size(b) AND
+           NOT EXISTS (SELECT * FROM bp_page_entries(a) EXCEPT ALL SELECT * FROM bp_page_entries(b)) AND
+           NOT EXISTS (SELECT * FROM bp_page_entries(b) EXCEPT ALL SELECT * FROM bp_page_entries(a))
 $$;
 
 -- Failures recorded under labels matching a pattern

@@ -51,15 +51,6 @@ BEGIN
     RETURN via_index = via_sort AND cardinality(via_index) = 120000;
 END $$;
 
--- Every item of every page of an index but the metapage.
-CREATE FUNCTION build_entries(idx regclass)
-RETURNS TABLE (blkno bigint, itemno int, region text, block int, key text, ctid tid)
-LANGUAGE sql AS $$
-    SELECT b, p.itemno, p.region, p.block, p.key, p.ctid
-    FROM generate_series(1, pg_relation_size(idx) / 8192 - 1) b,
-         LATERAL bpindex_page_items(idx, b) p
-$$;
-
 -- in memory (the default maintenance_work_mem holds the pairs)
 CREATE INDEX t_build_i2 ON t_build USING bpindex (i2);
 CREATE INDEX t_build_i4 ON t_build USING bpindex (i4);
@@ -86,14 +77,10 @@ CREATE INDEX t_build_i8_spilled ON t_build USING bpindex (i8);
 CREATE INDEX t_build_o_spilled ON t_build USING bpindex (o);
 RESET maintenance_work_mem;
 SELECT c.relname, (SELECT true FROM bpindex_check(c.oid, true)) AS check_ok,
-       (SELECT count(*) FROM build_entries(c.oid) WHERE region IN ('log', 'block')) AS entries,
-       NOT EXISTS (SELECT * FROM build_entries(c.oid)
-                   EXCEPT ALL SELECT * FROM build_entries(replace(c.relname, '_spilled', '')::regclass))
-       AND NOT EXISTS (SELECT * FROM build_entries(replace(c.relname, '_spilled', '')::regclass)
-                   EXCEPT ALL SELECT * FROM build_entries(c.oid)) AS same_pages
+       (SELECT count(*) FROM bp_page_entries(c.oid) WHERE region IN ('log', 'block')) AS entries,
+       bp_same_pages(c.oid, replace(c.relname, '_spilled', '')::regclass) AS same_pages
 FROM pg_class c WHERE c.relname LIKE 't_build_%_spilled'
 ORDER BY 1;
 
 DROP TABLE t_build;
 DROP FUNCTION build_order_matches(text, text);
-DROP FUNCTION build_entries(regclass);

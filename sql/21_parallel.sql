@@ -5,7 +5,7 @@
 -- Gather Merge gives ordered output.  Every query runs as a parallel
 -- bpindex scan (the plan must show it under a Gather or Gather Merge, and
 -- workers must have been launched) and is compared with the same query
--- run without any index and without workers.
+-- run without any index and without workers (par_run, from 00_setup).
 --
 CREATE TABLE par (k int8, v int4, w int4);
 INSERT INTO par
@@ -14,53 +14,6 @@ FROM generate_series(1, 300000) i;
 CREATE INDEX par_k ON par USING bpindex (k);
 CREATE INDEX par_vk ON par USING bpindex (v, k) INCLUDE (w);
 VACUUM ANALYZE par;
-
--- par_run(query): the query through a parallel bpindex scan against the
--- same query through a sequential scan without workers
-CREATE FUNCTION par_run(query text, ordered boolean DEFAULT false)
-RETURNS TABLE (nrows bigint, parallel_plan boolean, workers_launched boolean,
-               same_as_seqscan boolean)
-LANGUAGE plpgsql AS $$
-DECLARE
-    wrapper text := CASE WHEN ordered
-        THEN format('select count(*), string_agg(to_jsonb(x)::text, '' '') from (%s) x', query)
-        ELSE format('select count(*), string_agg(x::text, '' '' order by x::text) from (%s) x', query) END;
-    plan text := '';
-    line text;
-    n_par bigint;
-    s_par text;
-    n_seq bigint;
-    s_seq text;
-BEGIN
-    PERFORM set_config('enable_seqscan', 'off', true);
-    PERFORM set_config('enable_bitmapscan', 'off', true);
-    PERFORM set_config('parallel_setup_cost', '0', true);
-    PERFORM set_config('parallel_tuple_cost', '0', true);
-    PERFORM set_config('min_parallel_index_scan_size', '0', true);
-    PERFORM set_config('max_parallel_workers_per_gather', '2', true);
-    PERFORM set_config('parallel_leader_participation', 'on', true);
-    -- per-row work dominates, so that sharing it wins over a Gather Merge
-    PERFORM set_config('cpu_tuple_cost', '1', true);
-    PERFORM set_config('cpu_index_tuple_cost', '1', true);
-    FOR line IN EXECUTE 'explain (analyze, costs off, timing off, summary off) ' || query LOOP
-        plan := plan || line || E'\n';
-    END LOOP;
-    EXECUTE wrapper INTO n_par, s_par;
-    PERFORM set_config('enable_seqscan', 'on', true);
-    PERFORM set_config('enable_indexscan', 'off', true);
-    PERFORM set_config('enable_indexonlyscan', 'off', true);
-    PERFORM set_config('max_parallel_workers_per_gather', '0', true);
-    EXECUTE wrapper INTO n_seq, s_seq;
-    nrows := n_seq;
-    parallel_plan := plan ~ 'Gather' AND plan ~ 'Parallel Index (Only )?Scan (Backward )?using par_';
-    workers_launched := (regexp_match(plan, 'Workers Launched: (\d+)'))[1]::int > 0;
-    same_as_seqscan := n_par = n_seq AND s_par IS NOT DISTINCT FROM s_seq;
-    IF NOT (parallel_plan AND workers_launched AND same_as_seqscan) THEN
-        RAISE NOTICE 'par_run: %', query USING DETAIL = plan;
-    END IF;
-    RETURN NEXT;
-END
-$$;
 
 -- counts and sums over ranges: parallel index and index-only scans
 SELECT * FROM par_run('select count(*), sum(k) from par where k between 1000 and 250000');
@@ -92,5 +45,4 @@ RESET enable_mergejoin;
 SELECT * FROM par_run('select count(*) from par where k > 400000');
 SELECT * FROM par_run('select count(*) from par where k = any (''{}''::int8[])');
 
-DROP FUNCTION par_run(text, boolean);
 DROP TABLE par;

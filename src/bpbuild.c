@@ -108,7 +108,8 @@ typedef struct BpBuildState
 	PGAlignedBlock page;
 } BpBuildState;
 
-static void begin_sort(BpBuildState *state);
+static void begin_sort(BpBuildState *state, int sortmem,
+					   SortCoordinate coordinate);
 
 /*
  * Compute the slot description and the leaf layout of an index, or raise
@@ -362,7 +363,7 @@ put_in_tuplesort(BpBuildState *state, Datum *values, bool *isnull,
 static bool
 pairs_apply(const BpSlotDesc *desc)
 {
-	if (desc->ncolumns != 1)
+	if (desc->ncolumns != 1 || desc->reverse[0] || desc->nulls_first[0])
 		return false;
 	switch (desc->cmp_kind[0])
 	{
@@ -440,7 +441,7 @@ spill_pairs(BpBuildState *state)
 {
 	BpCompareKind kind = state->desc.cmp_kind[0];
 
-	begin_sort(state);
+	begin_sort(state, maintenance_work_mem, NULL);
 	for (int64 i = 0; i < state->npairs; i++)
 	{
 		Datum		value;
@@ -502,7 +503,7 @@ begin_collect(BpBuildState *state, Relation heap)
 
 	if (!pairs_apply(&state->desc))
 	{
-		begin_sort(state);
+		begin_sort(state, maintenance_work_mem, NULL);
 		return;
 	}
 	state->max_pairs = Max((int64) maintenance_work_mem * 1024 / sizeof(BpSortPair),
@@ -515,11 +516,13 @@ begin_collect(BpBuildState *state, Relation heap)
 
 /*
  * Start a heap tuplesort over (key columns, INCLUDE columns, TID), ordered
- * by the btree "<" operators of the key columns' families, NULLs last,
- * then by TID.
+ * by the btree "<" (or on DESC columns ">") operators of the key columns'
+ * families, NULLs last or first as each column says, then by TID, in
+ * sortmem kilobytes; coordinate: a participant's or the leader's sort of a
+ * parallel build, or NULL.
  */
 static void
-begin_sort(BpBuildState *state)
+begin_sort(BpBuildState *state, int sortmem, SortCoordinate coordinate)
 {
 	Relation	index = state->index;
 	int			natts = state->desc.natts;
@@ -533,16 +536,18 @@ begin_sort(BpBuildState *state)
 	for (int i = 0; i < natts; i++)
 	{
 		Oid			type = index->rd_opcintype[i];
+		StrategyNumber strategy = state->desc.reverse[i] ?
+			BTGreaterStrategyNumber : BTLessStrategyNumber;
 
 		TupleDescCopyEntry(sortdesc, i + 1, RelationGetDescr(index), i + 1);
 		attnums[i] = i + 1;
 		operators[i] = get_opfamily_member(index->rd_opfamily[i], type, type,
-										   BTLessStrategyNumber);
+										   strategy);
 		if (!OidIsValid(operators[i]))
 			elog(ERROR, "missing operator %d(%u,%u) in opfamily %u",
-				 BTLessStrategyNumber, type, type, index->rd_opfamily[i]);
+				 strategy, type, type, index->rd_opfamily[i]);
 		collations[i] = index->rd_indcollation[i];
-		nulls_first[i] = false;
+		nulls_first[i] = state->desc.nulls_first[i];
 	}
 	for (int i = natts; i < ncolumns; i++)
 		TupleDescCopyEntry(sortdesc, i + 1, RelationGetDescr(index), i + 1);
@@ -556,8 +561,40 @@ begin_sort(BpBuildState *state)
 	state->sorted_slot = MakeSingleTupleTableSlot(sortdesc, &TTSOpsMinimalTuple);
 	state->sort = tuplesort_begin_heap(sortdesc, natts + 1, attnums, operators,
 									   collations, nulls_first,
-									   maintenance_work_mem, NULL,
-									   TUPLESORT_NONE);
+									   sortmem, coordinate, TUPLESORT_NONE);
+}
+
+/* Free the tuplesort and its slots. */
+static void
+end_sort(BpBuildState *state)
+{
+	tuplesort_end(state->sort);
+	ExecDropSingleTupleTableSlot(state->sort_slot);
+	ExecDropSingleTupleTableSlot(state->sorted_slot);
+}
+
+/*
+ * A participant of a parallel build: sort the entries of the heap tuples
+ * that scan returns in a tuplesort of sortmem kilobytes coordinated by
+ * coordinate.  Returns the heap tuples scanned; the entries in *indtuples.
+ */
+double
+bp_build_sort_part(Relation heap, Relation index, IndexInfo *indexInfo,
+				   TableScanDesc scan, int sortmem, SortCoordinate coordinate,
+				   double *indtuples)
+{
+	BpBuildState state = {0};
+	double		reltuples;
+
+	state.index = index;
+	choose_layout(index, &state.desc, &state.layout, &state.internal_capacity);
+	begin_sort(&state, sortmem, coordinate);
+	reltuples = table_index_build_scan(heap, index, indexInfo, true, false,
+									   build_callback, &state, scan);
+	tuplesort_performsort(state.sort);
+	end_sort(&state);
+	*indtuples = state.indtuples;
+	return reltuples;
 }
 
 /* Form the slot of the next sorted entry into entry; false at the end. */
@@ -665,6 +702,8 @@ bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	BpBuildState state = {0};
 	IndexBuildResult *result;
 	double		reltuples;
+	int			nworkers;
+	BpParallelBuild *parallel = NULL;
 
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data",
@@ -681,9 +720,22 @@ bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE,
 								 BP_BUILD_PHASE_SCAN);
-	begin_collect(&state, heap);
-	reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
-									   build_callback, &state, NULL);
+	nworkers = bp_build_workers(heap, index, indexInfo);
+	if (nworkers > 0)
+		parallel = bp_parallel_build_begin(heap, index, indexInfo, nworkers);
+	if (parallel != NULL)
+	{
+		begin_sort(&state, maintenance_work_mem,
+				   bp_parallel_build_coordinate(parallel));
+		bp_parallel_build_scan(parallel, heap, index, indexInfo, &reltuples,
+							   &state.indtuples);
+	}
+	else
+	{
+		begin_collect(&state, heap);
+		reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
+										   build_callback, &state, NULL);
+	}
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE,
 								 BP_BUILD_PHASE_SORT);
@@ -701,11 +753,9 @@ bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	if (state.pairs != NULL)
 		pfree(state.pairs);
 	else
-	{
-		tuplesort_end(state.sort);
-		ExecDropSingleTupleTableSlot(state.sort_slot);
-		ExecDropSingleTupleTableSlot(state.sorted_slot);
-	}
+		end_sort(&state);
+	if (parallel != NULL)
+		bp_parallel_build_end(parallel);
 
 	if (RelationNeedsWAL(index))
 		log_newpage_range(index, MAIN_FORKNUM, 0, state.next_blkno, true);

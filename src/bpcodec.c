@@ -193,6 +193,8 @@ bpc_choose(const BpcColumns *columns, const BpcRange *range,
 		}
 		else if (!choose_integer(range, bounds ? &bounds[i] : NULL, i, codec))
 			return false;
+		else if (columns->nulls_first[i])
+			codec->att_flags[i] |= BPC_ATT_NULLS_FIRST;
 		width += codec->att_width[i];
 		if (i + 1 == columns->nkeys)
 			codec->tid_position = (uint16_t) width;
@@ -215,6 +217,21 @@ bpc_choose(const BpcColumns *columns, const BpcRange *range,
 	return true;
 }
 
+/*
+ * The code of an integer column value, offset from the codec's base (or
+ * NULL): NULL takes the code after the values', or with NULLs first code
+ * 0 and the values the codes after it.
+ */
+static inline uint64_t
+integer_code(const BpCodec *codec, int i, bool isnull, uint64_t offset)
+{
+	int			width = codec->att_width[i];
+
+	if (codec->att_flags[i] & BPC_ATT_NULLS_FIRST)
+		return isnull ? 0 : offset + 1;
+	return isnull ? bpc_max_code(width) + 1 : offset;
+}
+
 /* Encode one integer column value; false if the codec cannot hold it. */
 static bool
 encode_integer(const BpCodec *codec, int i, const BpcValue *value,
@@ -226,14 +243,12 @@ encode_integer(const BpCodec *codec, int i, const BpcValue *value,
 	if (width == 0)
 		return (codec->att_flags[i] & BPC_ATT_CONST_NULL) ? value->isnull :
 			(!value->isnull && value->image == base);
-	if (value->isnull)
-	{
-		put_big_endian(out, bpc_max_code(width) + 1, width);
-		return true;
-	}
-	if (value->image < base || value->image - base > bpc_max_code(width))
+	if (value->image < base && !value->isnull)
 		return false;
-	put_big_endian(out, value->image - base, width);
+	if (!value->isnull && value->image - base > bpc_max_code(width))
+		return false;
+	put_big_endian(out, integer_code(codec, i, value->isnull,
+									 value->image - base), width);
 	return true;
 }
 
@@ -326,6 +341,22 @@ null_code(int width)
 }
 
 /*
+ * The value of integer column i (width >= 1 bytes) whose code is code:
+ * its image, or NULL (*isnull); the inverse of integer_code.
+ */
+static inline uint64_t
+integer_value(const BpCodec *codec, int i, uint64_t code, bool *isnull)
+{
+	if (codec->att_flags[i] & BPC_ATT_NULLS_FIRST)
+	{
+		*isnull = code == 0;
+		return codec->att_base[i] + code - 1;
+	}
+	*isnull = code == null_code(codec->att_width[i]);
+	return codec->att_base[i] + code;
+}
+
+/*
  * Decode an entry of a codec with a single integer column: its image into
  * *image and its heap TID; returns whether the column is NULL.
  */
@@ -342,9 +373,7 @@ bpc_decode_integer(const BpCodec *codec, const uint8_t *in, uint64_t *image,
 		*image = codec->att_base[0];
 		return (codec->att_flags[0] & BPC_ATT_CONST_NULL) != 0;
 	}
-	*image = get_big_endian(in, width);
-	isnull = *image == null_code(width);
-	*image += codec->att_base[0];
+	*image = integer_value(codec, 0, get_big_endian(in, width), &isnull);
 	return isnull;
 }
 
@@ -382,9 +411,8 @@ bpc_decode(const BpCodec *codec, const uint8_t *in, BpcValue *values,
 			values[i].image = codec->att_base[i];
 			continue;
 		}
-		values[i].image = get_big_endian(p, width);
-		values[i].isnull = values[i].image == null_code(width);
-		values[i].image += codec->att_base[i];
+		values[i].image = integer_value(codec, i, get_big_endian(p, width),
+										&values[i].isnull);
 		p += width;
 	}
 	decode_tid_at(codec, in + codec->tid_position, block, offset);
@@ -436,8 +464,9 @@ check_column(const BpCodec *codec, const BpcColumns *columns, int i)
 			return "a bytes column of the leaf codec has the wrong width";
 		return NULL;
 	}
-	if (width > 8 || (flags & ~BPC_ATT_CONST_NULL) ||
-		((flags & BPC_ATT_CONST_NULL) && width != 0))
+	if (width > 8 || (flags & ~(BPC_ATT_CONST_NULL | BPC_ATT_NULLS_FIRST)) ||
+		((flags & BPC_ATT_CONST_NULL) && width != 0) ||
+		((flags & BPC_ATT_NULLS_FIRST) != 0) != columns->nulls_first[i])
 		return "an integer column of the leaf codec is invalid";
 	return NULL;
 }

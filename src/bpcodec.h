@@ -7,14 +7,17 @@
  * concatenation of each key column's code, the heap TID's block and offset
  * codes, and then the codes of the INCLUDE columns, all big-endian and
  * unsigned, so that two entries encoded by one codec compare with memcmp
- * exactly as the index orders them (key columns with NULLs last, then heap
- * TID; no two entries of a leaf share a TID, so the INCLUDE columns after
- * it never decide):
+ * exactly as the index orders them (key columns, then heap TID; no two
+ * entries of a leaf share a TID, so the INCLUDE columns after it never
+ * decide).  The images the caller gives follow the index order (a DESC
+ * column's are complemented):
  *
  *	 integer column	 a code of 0..8 bytes: the column's order-preserving
  *					 64-bit image minus the leaf's base; the largest code of
- *					 the width is NULL; width 0 means every entry holds the
- *					 base (or, with BPC_ATT_CONST_NULL, NULL);
+ *					 the width is NULL, or with BPC_ATT_NULLS_FIRST code 0
+ *					 is NULL and the values' codes are one more; width 0
+ *					 means every entry holds the base (or, with
+ *					 BPC_ATT_CONST_NULL, NULL);
  *	 bytes column	 the value's bytes (compared bytewise, as uuid is),
  *					 after a byte 0 (value) or 1 (NULL) if the leaf holds
  *					 NULLs in it;
@@ -44,6 +47,7 @@
 /* Flags of a column in a codec. */
 #define BPC_ATT_CONST_NULL	0x01	/* integer, width 0: every entry NULL */
 #define BPC_ATT_NULL_BYTE	0x02	/* bytes: a leading null byte */
+#define BPC_ATT_NULLS_FIRST	0x04	/* integer: NULL is code 0, values follow */
 
 /* The columns of an index, as the codec sees them: keys, then INCLUDE. */
 typedef struct BpcColumns
@@ -52,6 +56,7 @@ typedef struct BpcColumns
 	int			nkeys;			/* key columns, the first nkeys */
 	uint8_t		kind[BPC_MAX_COLUMNS];	/* BPC_INTEGER, BPC_BYTES */
 	uint8_t		length[BPC_MAX_COLUMNS];	/* bytes of a BPC_BYTES value */
+	bool		nulls_first[BPC_MAX_COLUMNS];	/* integer: NULLs sort first */
 } BpcColumns;
 
 /* One column value of an entry. */

@@ -14,7 +14,11 @@
 
 #include "access/amapi.h"
 #include "access/stratnum.h"
+#include "miscadmin.h"
+#include "nodes/execnodes.h"
+#include "optimizer/optimizer.h"
 #include "storage/smgr.h"
+#include "utils/rel.h"
 
 /*
  * The RelFileNode of an SMgrRelation, as log_newpage() takes it: 16 renamed
@@ -122,6 +126,29 @@ bp_estimateparallelscan(void)
 #endif
 
 /*
+ * How many workers a CREATE INDEX may start (0: build serially): 17 and
+ * later plan them in index_build for an access method that says
+ * amcanbuildparallel; 15 does so for btree only, so bpindex asks the
+ * planner itself.
+ */
+#if PG_VERSION_NUM >= 170000
+static inline int
+bp_build_workers(Relation heap, Relation index, IndexInfo *indexInfo)
+{
+	return indexInfo->ii_ParallelWorkers;
+}
+#else
+static inline int
+bp_build_workers(Relation heap, Relation index, IndexInfo *indexInfo)
+{
+	if (!IsNormalProcessingMode())
+		return 0;
+	return plan_create_index_workers(RelationGetRelid(heap),
+									 RelationGetRelid(index));
+}
+#endif
+
+/*
  * The IndexAmRoutine fields that PostgreSQL added after 15, for
  * bpindex_handler().
  */
@@ -133,8 +160,8 @@ bp_set_newer_am_fields(IndexAmRoutine *amroutine)
 	amroutine->amsummarizing = false;
 #endif
 #if PG_VERSION_NUM >= 170000
-	/* CREATE INDEX runs in one process */
-	amroutine->amcanbuildparallel = false;
+	/* CREATE INDEX may start workers (bpbuildparallel.c) */
+	amroutine->amcanbuildparallel = true;
 	/* aminsert keeps no state across the inserts of a statement */
 	amroutine->aminsertcleanup = NULL;
 #endif

@@ -170,6 +170,9 @@ typedef struct BpSlotDesc
 	Oid			collation[INDEX_MAX_KEYS];
 	FmgrInfo   *cmp_proc[INDEX_MAX_KEYS];	/* support function 1 */
 	BpCompareKind cmp_kind[INDEX_MAX_KEYS];
+	/* key column orderings (DESC, NULLS FIRST); false for INCLUDE columns */
+	bool		reverse[INDEX_MAX_KEYS];	/* values in descending order */
+	bool		nulls_first[INDEX_MAX_KEYS];	/* NULLs before the values */
 	/* index tuples of entries without NULLs, formed without heap_fill_tuple */
 	bool		itup_direct;	/* every column has a fixed length */
 	uint16		itup_size;		/* bytes of such a tuple */
@@ -654,9 +657,31 @@ extern int	bp_choose_child(Page page, uint16 width, BpGoRightFn go_right,
 extern int	bp_gettreeheight(Relation index);
 
 /* bpbuild.c */
+struct TableScanDescData;
+struct SortCoordinateData;
+struct dsm_segment;
+struct shm_toc;
 extern IndexBuildResult *bp_build(Relation heap, Relation index,
 								  IndexInfo *indexInfo);
 extern void bp_buildempty(Relation index);
+extern double bp_build_sort_part(Relation heap, Relation index,
+								 IndexInfo *indexInfo,
+								 struct TableScanDescData *scan, int sortmem,
+								 struct SortCoordinateData *coordinate,
+								 double *indtuples);
+
+/* bpbuildparallel.c */
+typedef struct BpParallelBuild BpParallelBuild;
+extern BpParallelBuild *bp_parallel_build_begin(Relation heap, Relation index,
+												IndexInfo *indexInfo,
+												int nworkers);
+extern struct SortCoordinateData *bp_parallel_build_coordinate(BpParallelBuild *build);
+extern void bp_parallel_build_scan(BpParallelBuild *build, Relation heap,
+								   Relation index, IndexInfo *indexInfo,
+								   double *reltuples, double *indtuples);
+extern void bp_parallel_build_end(BpParallelBuild *build);
+extern PGDLLEXPORT void bp_parallel_build_main(struct dsm_segment *seg,
+											   struct shm_toc *toc);
 
 /* bpinsert.c */
 extern bool bp_insert(Relation index, Datum *values, bool *isnull,

@@ -141,10 +141,14 @@ bp_leaf_init_columns(BpSlotDesc *desc)
 	{
 		desc->columns.kind[i] = BPC_INTEGER;
 		desc->columns.length[i] = 0;
+		desc->columns.nulls_first[i] = desc->nulls_first[i];
 		if (desc->cmp_kind[i] == BP_CMP_BYTES && desc->att_len[i] <= BPC_MAX_BYTES)
 		{
 			desc->columns.kind[i] = BPC_BYTES;
 			desc->columns.length[i] = (uint8) desc->att_len[i];
+			/* bytes codes keep the bytes' order, NULLs last */
+			if (desc->reverse[i] || desc->nulls_first[i])
+				desc->packable = false;
 		}
 		else if (desc->cmp_kind[i] == BP_CMP_FMGR || desc->cmp_kind[i] == BP_CMP_BYTES)
 			desc->packable = false;
@@ -310,6 +314,16 @@ store_image(BpCompareKind kind, uint64 image, char *p)
 }
 
 /*
+ * The image of column att as its codes order it: complemented on a DESC
+ * column, so that codes ascend in index order.  Its own inverse.
+ */
+static inline uint64
+index_order_image(const BpSlotDesc *desc, int att, uint64 image)
+{
+	return desc->reverse[att] ? ~image : image;
+}
+
+/*
  * The codec's view of a logical slot: its column values and heap TID.
  * False if a column has no image.
  */
@@ -333,6 +347,8 @@ slot_values(const BpSlotDesc *desc, const char *slot, BpcValue *values,
 			memcpy(values[i].bytes, p, desc->columns.length[i]);
 		else if (!value_image(desc->cmp_kind[i], p, true, &values[i].image))
 			return false;
+		else
+			values[i].image = index_order_image(desc, i, values[i].image);
 	}
 	return true;
 }
@@ -358,7 +374,8 @@ decode_integer_entry(const BpLeaf *leaf, const char *encoded, char *out)
 	if (isnull)
 		tid->ip_posid |= (uint16) (1 << BP_TID_NULL_SHIFT);
 	else
-		store_image(desc->cmp_kind[0], image, out + desc->att_offset[0]);
+		store_image(desc->cmp_kind[0], index_order_image(desc, 0, image),
+					out + desc->att_offset[0]);
 }
 
 /* Decode an encoded entry of leaf into the logical slot out. */
@@ -394,7 +411,8 @@ decode_entry(const BpLeaf *leaf, const char *encoded, char *out)
 		else if (desc->columns.kind[i] == BPC_BYTES)
 			memcpy(p, values[i].bytes, desc->columns.length[i]);
 		else
-			store_image(desc->cmp_kind[i], values[i].image, p);
+			store_image(desc->cmp_kind[i],
+						index_order_image(desc, i, values[i].image), p);
 	}
 }
 
@@ -1175,6 +1193,8 @@ fence_bound(const BpSlotDesc *desc, const char *lowkey, const char *highkey,
 	}
 	value_image(desc->cmp_kind[att], lowkey + desc->att_offset[att], false, &bound.lo);
 	value_image(desc->cmp_kind[att], highkey + desc->att_offset[att], false, &bound.hi);
+	bound.lo = index_order_image(desc, att, bound.lo);
+	bound.hi = index_order_image(desc, att, bound.hi);
 	bound.bounded = bound.lo <= bound.hi;
 	bound.no_nulls = true;
 	return bound;

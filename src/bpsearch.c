@@ -284,6 +284,15 @@ add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
 	}
 	if (drives)
 	{
+		/* the elements in index order: descending on a DESC column */
+		if (out->slot->reverse[sk->sk_attno - 1])
+			for (int i = 0; i < n / 2; i++)
+			{
+				Datum		swap = elems[i];
+
+				elems[i] = elems[n - 1 - i];
+				elems[n - 1 - i] = swap;
+			}
 		add_value_key(index, sk, BTEqualStrategyNumber, elems[0], out)->drives_array = true;
 		out->drive_elems = elems;
 		out->drive_nelems = n;
@@ -336,7 +345,8 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 		if (out->keys[i].drives_array)
 			out->drive_key = i;
 
-	out->first_column_inline = out->nkeys > 0;
+	out->first_column_inline = out->nkeys > 0 &&
+		!out->slot->reverse[0] && !out->slot->nulls_first[0];
 	for (int i = 0; i < out->nkeys; i++)
 		if (out->keys[i].attno != 0 || out->keys[i].flags != 0 ||
 			out->keys[i].kind == BP_CMP_FMGR)
@@ -405,25 +415,32 @@ filter_matches(const BpScanFilter *filter, const BpSlotDesc *desc,
 	return false;
 }
 
-/* Test one key against the corresponding column of slot. */
+/*
+ * Test one key against the corresponding column of slot: a match, or the
+ * side of the key's range on which the slot lies in index order.
+ */
 static BpKeyResult
 test_key(const BpScanKey *key, const BpSlotDesc *desc, const char *slot)
 {
-	bool		isnull = bp_slot_isnull(desc, slot, key->attno);
+	int			att = key->attno;
+	bool		isnull = bp_slot_isnull(desc, slot, att);
+	BpKeyResult null_side = desc->nulls_first[att] ? BP_KEY_BELOW : BP_KEY_ABOVE;
+	BpKeyResult value_side = desc->nulls_first[att] ? BP_KEY_ABOVE : BP_KEY_BELOW;
 	int32		c;
 
 	if (key->flags & SK_SEARCHNULL)
-		return isnull ? BP_KEY_MATCH : BP_KEY_BELOW;
+		return isnull ? BP_KEY_MATCH : value_side;
 	if (key->flags & SK_SEARCHNOTNULL)
-		return isnull ? BP_KEY_ABOVE : BP_KEY_MATCH;
+		return isnull ? null_side : BP_KEY_MATCH;
 	if (isnull)
-		return BP_KEY_ABOVE;	/* NULLs sort after every value */
+		return null_side;
 
 	c = compare_column(key->kind, &key->cmp, key->collation, desc, slot,
-					   key->attno, key->argument);
-	if (c < key->below_limit)
-		return BP_KEY_BELOW;
-	return c > key->above_limit ? BP_KEY_ABOVE : BP_KEY_MATCH;
+					   att, key->argument);
+	if (c >= key->below_limit && c <= key->above_limit)
+		return BP_KEY_MATCH;
+	/* below the key's values, which is above them on a DESC column */
+	return (c < key->below_limit) != desc->reverse[att] ? BP_KEY_BELOW : BP_KEY_ABOVE;
 }
 
 /* Test every key; the first failure tells on which side the entry lies. */

@@ -144,6 +144,8 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		desc->att_byval[i] = att->attbyval;
 		lengths[i] = att->attlen;
 		aligns[i] = att->attalign;
+		desc->reverse[i] = false;
+		desc->nulls_first[i] = false;
 		if (i >= desc->natts)
 		{
 			desc->collation[i] = InvalidOid;
@@ -154,6 +156,8 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		desc->collation[i] = index->rd_indcollation[i];
 		desc->cmp_proc[i] = index_getprocinfo(index, i + 1, 1);
 		desc->cmp_kind[i] = bp_compare_kind(desc->cmp_proc[i]->fn_oid);
+		desc->reverse[i] = (index->rd_indoption[i] & INDOPTION_DESC) != 0;
+		desc->nulls_first[i] = (index->rd_indoption[i] & INDOPTION_NULLS_FIRST) != 0;
 	}
 	desc->width = bp_slot_layout(desc->ncolumns, lengths, desc->att_byval,
 								 aligns, desc->att_offset);
@@ -190,7 +194,10 @@ compare_tids(const char *a, const char *b)
 	return (ta.ip_posid > tb.ip_posid) - (ta.ip_posid < tb.ip_posid);
 }
 
-/* Compare the key columns of two slots (NULLs last), not their heap TIDs. */
+/*
+ * Compare the key columns of two slots in index order (each column in its
+ * direction, NULLs last or first as it says), not their heap TIDs.
+ */
 int
 bp_compare_slot_keys(const BpSlotDesc *desc, const char *a, const char *b)
 {
@@ -204,16 +211,16 @@ bp_compare_slot_keys(const BpSlotDesc *desc, const char *a, const char *b)
 		{
 			if (a_null && b_null)
 				continue;
-			return a_null ? 1 : -1;
+			return a_null != desc->nulls_first[i] ? 1 : -1;
 		}
 		c = compare_column(desc, i, a, b);
 		if (c != 0)
-			return c;
+			return desc->reverse[i] ? -c : c;
 	}
 	return 0;
 }
 
-/* Compare two slots: key columns (NULLs last), then heap TID. */
+/* Compare two slots: key columns in index order, then heap TID. */
 int
 bp_compare_slots(const void *a, const void *b, void *arg)
 {
@@ -738,8 +745,8 @@ bp_get_state(Relation index)
 }
 
 /*
- * Reject columns bpindex cannot store (variable-length types) and
- * orderings it does not offer (DESC, NULLS FIRST), naming the column.
+ * Reject columns bpindex cannot store (variable-length types) and key
+ * columns without a comparison function, naming the column.
  */
 void
 bp_check_columns(Relation index)
@@ -763,7 +770,6 @@ bp_check_columns(Relation index)
 	for (int i = 0; i < natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-		int16		option = index->rd_indoption[i];
 		Oid			cmpproc = index_getprocid(index, i + 1, 1);
 
 		if (att->attlen <= 0)
@@ -785,20 +791,6 @@ bp_check_columns(Relation index)
 							RelationGetRelationName(index),
 							format_type_be(index->rd_opcintype[i])),
 					 errdetail("Support function 1 of a bpindex operator class must compare two values of the class's input type and return int4.")));
-		if (option & INDOPTION_DESC)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("bpindex does not support DESC on column \"%s\" of index \"%s\"",
-							NameStr(att->attname),
-							RelationGetRelationName(index)),
-					 errhint("Create the index in ascending order; it can be scanned backward.")));
-		if (option & INDOPTION_NULLS_FIRST)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("bpindex does not support NULLS FIRST on column \"%s\" of index \"%s\"",
-							NameStr(att->attname),
-							RelationGetRelationName(index)),
-					 errhint("NULLs sort last, as in btree's default ordering.")));
 	}
 }
 

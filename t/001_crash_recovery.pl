@@ -84,6 +84,7 @@ $node->safe_psql('postgres', q{
 	CREATE INDEX cc_t_k ON cc_t USING bpindex (k);
 	CREATE INDEX cc_t_uk ON cc_t USING bpindex (u, k);
 	CREATE INDEX cc_t_k_inc ON cc_t USING bpindex (k) INCLUDE (v, u);
+	CREATE INDEX cc_t_kd ON cc_t USING bpindex (k DESC, v NULLS FIRST);
 });
 my %cc_scripts = (
 	'cc_random.sql@4' => q{
@@ -118,7 +119,8 @@ my @cc_queries = (
 	  . 'ORDER BY u, k LIMIT 200',
 	"SELECT count(*), sum(k) FROM cc_t WHERE u < '00000000-0000-0000-0001-000000000000'",
 	'SELECT count(*), sum(k) FROM cc_t WHERE u IS NULL AND k < 5000000',
-	'SELECT k, v, u FROM cc_t WHERE k BETWEEN 2000000 AND 2200000 ORDER BY k, v, u');
+	'SELECT k, v, u FROM cc_t WHERE k BETWEEN 2000000 AND 2200000 ORDER BY k, v, u',
+	'SELECT k, v FROM cc_t WHERE k < 3000000 ORDER BY k DESC, v NULLS FIRST LIMIT 300');
 
 # Inserts after recovery, spread over every key range of both indexes, so
 # that most leaves (those with an incomplete split included) get one.
@@ -163,6 +165,7 @@ for my $round (1 .. 4)
 	check_index($node, 'cc_t_k', 1, "round $round after crash");
 	check_index($node, 'cc_t_uk', 1, "round $round after crash");
 	check_index($node, 'cc_t_k_inc', 1, "round $round after crash");
+	check_index($node, 'cc_t_kd', 1, "round $round after crash");
 	compare_scans($node, "round $round after crash", \@cc_queries);
 
 	# inserts go on working after recovery
@@ -170,7 +173,8 @@ for my $round (1 .. 4)
 	check_index($node, 'cc_t_k', 1, "round $round after more inserts");
 	check_index($node, 'cc_t_uk', 1, "round $round after more inserts");
 	check_index($node, 'cc_t_k_inc', 1, "round $round after more inserts");
-	compare_scans($node, "round $round after more inserts", [ @cc_queries[ 0, 3, 5, 8 ] ]);
+	check_index($node, 'cc_t_kd', 1, "round $round after more inserts");
+	compare_scans($node, "round $round after more inserts", [ @cc_queries[ 0, 3, 5, 8, 9 ] ]);
 	$rows_before = $node->safe_psql('postgres', 'SELECT count(*) FROM cc_t');
 }
 
@@ -181,6 +185,9 @@ $node->safe_psql('postgres', 'VACUUM ANALYZE cc_t');
 like($node->safe_psql('postgres',
 		"SET enable_seqscan = off; SET enable_bitmapscan = off; EXPLAIN (COSTS OFF) $cc_queries[8]"),
 	qr/Index Only Scan using cc_t_k_inc/, 'the INCLUDE index answers its query alone');
+like($node->safe_psql('postgres',
+		"SET enable_seqscan = off; SET enable_bitmapscan = off; EXPLAIN (COSTS OFF) $cc_queries[9]"),
+	qr/Index (Only )?Scan using cc_t_kd/, 'the DESC index gives its order without a sort');
 for my $mode ('index', 'bitmap')
 {
 	my $set = $mode eq 'index'

@@ -85,6 +85,7 @@ $primary->safe_psql('postgres', q{
 	CREATE TABLE grow_t (k int8, v int4);
 	CREATE INDEX grow_t_bp ON grow_t USING bpindex (k) WITH (fillfactor = 60, packed_leaves = off);
 	CREATE INDEX grow_t_inc ON grow_t USING bpindex (k) INCLUDE (v) WITH (fillfactor = 60);
+	CREATE INDEX grow_t_kd ON grow_t USING bpindex (k DESC, v NULLS FIRST);
 	CREATE TABLE wide_t (a uuid, b uuid, c uuid, d uuid, k int8);
 	CREATE INDEX wide_t_bp ON wide_t USING bpindex (a, b, c, d, k) WITH (fillfactor = 10);
 });
@@ -115,7 +116,7 @@ sub check_grown
 	$primary->wait_for_catchup($standby, 'replay');
 	compare_scans($standby, "$label, grow_t", \@grow_queries, $primary);
 	compare_scans($standby, "$label, wide_t", \@wide_queries, $primary);
-	for my $index ('grow_t_bp', 'grow_t_inc', 'wide_t_bp')
+	for my $index ('grow_t_bp', 'grow_t_inc', 'grow_t_kd', 'wide_t_bp')
 	{
 		check_index($primary, $index, 1, "$label, primary");
 		check_index($standby, $index, 0, "$label, standby");
@@ -190,7 +191,7 @@ $primary->safe_psql('postgres',
 	"SET enable_seqscan = off; SET enable_bitmapscan = off; "
 	  . "SET enable_indexonlyscan = off; SELECT count(v) FROM grow_t WHERE k >= 0");
 # the dead marks of both indexes of grow_t, whichever the scan used
-my $dead_query = "SELECT count(*) FROM unnest(ARRAY['grow_t_bp', 'grow_t_inc']) i, "
+my $dead_query = "SELECT count(*) FROM unnest(ARRAY['grow_t_bp', 'grow_t_inc', 'grow_t_kd']) i, "
   . "generate_series(1, pg_relation_size(i::regclass) / 8192 - 1) b, "
   . "LATERAL bpindex_page_items(i::regclass, b) p WHERE p.dead";
 my $dead = $primary->safe_psql('postgres', $dead_query);

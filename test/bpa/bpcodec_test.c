@@ -44,6 +44,7 @@ static int	nfailed;
 static int	width_seen[3][20];	/* [kind: int, bytes, block/offset][width] */
 static int	include_rounds;	/* rounds with INCLUDE columns */
 static long single_integer_decodes;	/* checks of bpc_decode_integer */
+static int	nulls_first_columns;	/* columns with NULLs first */
 static long total_reencodes;	/* inserts that re-encoded a region */
 
 /* xorshift64* */
@@ -78,7 +79,8 @@ compare_column(const BpcColumns *columns, int i, const Entry *a, const Entry *b)
 	int			c;
 
 	if (x->isnull || y->isnull)
-		return x->isnull == y->isnull ? 0 : (x->isnull ? 1 : -1);
+		return x->isnull == y->isnull ? 0 :
+			(x->isnull != columns->nulls_first[i] ? 1 : -1);
 	if (columns->kind[i] == BPC_BYTES)
 		c = memcmp(x->bytes, y->bytes, columns->length[i]);
 	else
@@ -490,6 +492,10 @@ run_round(int round)
 	{
 		columns.kind[i] = random_below(5) == 0 ? BPC_BYTES : BPC_INTEGER;
 		columns.length[i] = columns.kind[i] == BPC_BYTES ? 16 : 0;
+		/* a key column of integers may put its NULLs first */
+		columns.nulls_first[i] = columns.kind[i] == BPC_INTEGER &&
+			i < columns.nkeys && random_below(3) == 0;
+		nulls_first_columns += columns.nulls_first[i];
 		random_distribution(&dists[i]);
 	}
 	if (block_spread > UINT32_MAX - block_base)
@@ -572,6 +578,11 @@ main(int argc, char **argv)
 	if (total_reencodes == 0)
 	{
 		printf("FAIL coverage: no insert re-encoded a region\n");
+		nfailed++;
+	}
+	if (nulls_first_columns == 0)
+	{
+		printf("FAIL coverage: no column put its NULLs first\n");
 		nfailed++;
 	}
 	if (single_integer_decodes == 0)
