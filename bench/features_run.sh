@@ -4,7 +4,7 @@
 set -euo pipefail
 ROWS=${1:-10000000}
 REPS=5
-q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 
 q <<SQL
 CREATE EXTENSION IF NOT EXISTS bpindex;
@@ -42,7 +42,7 @@ measure() {
 	for idx in btree bpindex; do
 		line=$(q -F ' ' <<SQL
 $settings
-SELECT round(min(ms)::numeric, 2), max(workers), min(node)
+SELECT round(min(ms)::numeric, 3), max(workers), min(node)
 FROM (SELECT (feat_measure(replace(\$q\$$query\$q\$, 'TAB', 'feat_$idx'))).*
       FROM generate_series(1, $REPS)) m;
 SQL
