@@ -872,6 +872,8 @@ first_column_codes(const BpLeaf *leaf, const BpScanKeys *keys)
 {
 	CodeRange	range = {0, bpc_max_code(leaf->codec.att_width[0])};
 
+	/* keys are first_column_inline only on an ASC NULLS LAST column */
+	Assert(!leaf->desc->reverse[0] && !leaf->desc->nulls_first[0]);
 	if (leaf->codec.att_flags[0] & BPC_ATT_CONST_NULL)
 		return (CodeRange) {1, 0};
 	for (int i = 0; i < keys->nkeys; i++)
