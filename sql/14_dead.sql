@@ -134,7 +134,42 @@ FROM generate_series(1, pg_relation_size('t_dead_wal_bp') / 8192 - 1) b,
 WHERE p.region IN ('log', 'block');
 SELECT count(*) FROM t_dead_wal WHERE k > 0;
 DROP FUNCTION dead_scan_wal();
-DROP TABLE t_dead_wal;
+
+--
+-- An insert that flushes, re-encodes or splits a leaf with dead marks
+-- first removes the marked entries whose heap line pointers are LP_DEAD
+-- (their tuples pruned).  The marked entries above have heap tuples that
+-- are dead but not pruned: the inserts keep them.
+--
+CREATE VIEW t_dead_wal_count AS
+SELECT count(*) - (SELECT count(*) FROM t_dead_wal) AS extra_entries,
+       count(*) FILTER (WHERE p.dead) AS dead_marks
+FROM generate_series(1, pg_relation_size('t_dead_wal_bp') / 8192 - 1) b,
+     LATERAL bpindex_page_items('t_dead_wal_bp', b) p
+WHERE p.region IN ('log', 'block');
+-- every leaf's log fills and flushes
+INSERT INTO t_dead_wal SELECT i % 2000, NULL FROM generate_series(1, 2000) i;
+SELECT * FROM t_dead_wal_count;
+-- VACUUM prunes them, leaving the entries (and LP_DEAD line pointers)
+VACUUM (INDEX_CLEANUP OFF) t_dead_wal;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SET enable_indexonlyscan = off;
+SELECT count(pad) FROM t_dead_wal WHERE k > 0;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+RESET enable_indexonlyscan;
+SELECT * FROM t_dead_wal_count;
+-- now the next flush of each leaf removes them
+INSERT INTO t_dead_wal SELECT i % 2000, NULL FROM generate_series(1, 2000) i;
+SELECT * FROM t_dead_wal_count;
+SELECT * FROM bp_queries('dead removed', ARRAY[
+    'select k from t_dead_wal where k between 100 and 140',
+    'select k from t_dead_wal where k > 1500 order by k desc'
+], ARRAY['index', 'bitmap']);
+SELECT * FROM bp_failures('dead removed');
+SELECT bpindex_check('t_dead_wal_bp', true);
+DROP TABLE t_dead_wal CASCADE;
 
 --
 -- A relcache invalidation of the index in the middle of a scan (ANALYZE

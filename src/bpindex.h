@@ -611,7 +611,7 @@ extern int	bp_leaf_copy_range(BpLeaf *leaf, const BpScanKeys *keys,
 							   bool dead_marks, char *out, BpLeafWork *work);
 extern int	bp_leaf_tids(BpLeaf *leaf, bool skip_dead, ItemPointerData *out);
 extern const char *bp_leaf_find(BpLeaf *leaf, const char *slot, char *buf);
-extern int	bp_leaf_collect_dead(BpLeaf *leaf,
+extern int	bp_leaf_collect_dead(BpLeaf *leaf, bool marked_only,
 								 bool (*callback) (ItemPointer, void *),
 								 void *state, char *out);
 extern bool bp_leaf_remove_stored(BpLeaf *leaf, const char *stored, int n);
@@ -717,6 +717,9 @@ extern IndexBulkDeleteResult *bp_bulkdelete(IndexVacuumInfo *info,
 											void *callback_state);
 extern IndexBulkDeleteResult *bp_vacuumcleanup(IndexVacuumInfo *info,
 											   IndexBulkDeleteResult *stats);
+extern int	bp_remove_dead_entries(Relation index, Buffer buf, bool marked_only,
+								   bool (*callback) (ItemPointer, void *),
+								   void *arg);
 
 /* bppagedel.c */
 extern bool bp_delete_empty_leaf(Relation index, BlockNumber blkno);

@@ -7,7 +7,10 @@
  * An insert finds its leaf (the one this backend used last, if the key
  * still lies within its fences, else by a descent that moves right past
  * concurrent splits), takes the leaf's content lock in exclusive mode and
- * inserts into the BPA.  A full leaf splits in two generic WAL records:
+ * inserts into the BPA.  Before a change that would clear the leaf's dead
+ * marks (a flush, re-encoding or split), it removes the marked entries
+ * whose heap tuples are already pruned.  A full leaf splits in two generic
+ * WAL records:
  * first the left page and its new right sibling (the left marked
  * BP_INCOMPLETE_SPLIT), then the downlink in the parent together with
  * clearing that flag.  After the first record the tree is already valid:
@@ -20,7 +23,9 @@
 #include "postgres.h"
 
 #include "access/generic_xlog.h"
+#include "access/tableam.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
 #include "storage/predicate.h"
 #include "utils/rel.h"
 
@@ -70,6 +75,7 @@ log_touched(Buffer buf, Page page, const char *region, const BpaTouched *touched
 typedef enum LeafInsertResult
 {
 	LEAF_INSERTED,
+	LEAF_FLUSH,					/* the log is full: flush or redistribute */
 	LEAF_FULL,					/* the leaf must split */
 	LEAF_RECODE					/* the leaf's codec cannot hold the entry */
 } LeafInsertResult;
@@ -115,25 +121,20 @@ stream_split_point(BpIndexState *state, BpLeaf *leaf, const char *stored,
 }
 
 /*
- * Insert into the BPA of an exclusively locked leaf, WAL-logged.  An
- * ascending insert goes straight into the last block and a log append is
- * the common case otherwise; both change a few byte ranges, logged as
- * such.  A flush or redistribute is made on a copy of the page and logged
- * as the ranges that differ.
+ * Append to the BPA of an exclusively locked leaf, WAL-logged: an
+ * ascending insert goes straight into the last block, any other into the
+ * log; both change a few byte ranges, logged as such.  LEAF_FLUSH if
+ * there is no room for an append.
  */
 static LeafInsertResult
-insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
-				 const char *slot)
+append_to_leaf(Relation index, BpIndexState *state, Buffer buf,
+			   const char *slot)
 {
 	Page		page = BufferGetPage(buf);
 	BpLeaf		leaf;
-	BpLeaf		copy_leaf;
 	const char *stored;
 	int			ascending_block;
 	BpaTouched	touched;
-	PGAlignedBlock copy;
-	BpaInsertResult result;
-	int			n;
 
 	bp_leaf_open(&leaf, page, &state->slot);
 	stored = bp_leaf_encode(&leaf, slot, state->work.stored);
@@ -158,12 +159,30 @@ insert_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 		MarkBufferDirty(buf);
 		if (RelationNeedsWAL(index))
 			log_touched(buf, page, leaf.region, &touched);
-		END_CRIT_SECTION();
-		return LEAF_INSERTED;
 	}
 	END_CRIT_SECTION();
+	return touched.n > 0 ? LEAF_INSERTED : LEAF_FLUSH;
+}
 
-	memcpy(copy.data, page, BLCKSZ);
+/*
+ * Insert into the BPA of an exclusively locked leaf whose log is full: a
+ * flush or redistribute, made on a copy of the page and logged as the
+ * ranges that differ; LEAF_FULL if the leaf must split instead.
+ */
+static LeafInsertResult
+flush_into_leaf(Relation index, BpIndexState *state, Buffer buf,
+				const char *slot)
+{
+	BpLeaf		leaf;
+	BpLeaf		copy_leaf;
+	const char *stored;
+	PGAlignedBlock copy;
+	BpaInsertResult result;
+	int			n;
+
+	bp_leaf_open(&leaf, BufferGetPage(buf), &state->slot);
+	stored = bp_leaf_encode(&leaf, slot, state->work.stored);
+	memcpy(copy.data, BufferGetPage(buf), BLCKSZ);
 	bp_leaf_open(&copy_leaf, copy.data, &state->slot);
 	result = bpa_try_insert(copy_leaf.region, stored, copy_leaf.compare,
 							copy_leaf.compare_arg, state->work.scratch);
@@ -669,9 +688,94 @@ insert_downlink(Relation index, Buffer childbuf, uint16 child_level,
 	}
 }
 
+/* The heap page a check of line pointers keeps pinned between TIDs. */
+typedef struct HeapLinePointers
+{
+	Relation	heap;
+	BlockNumber nblocks;
+	Buffer		buf;
+} HeapLinePointers;
+
+/*
+ * Is the heap line pointer of tid LP_DEAD: its tuple pruned, dead to
+ * every snapshot here and, through the pruning's own WAL record, on
+ * standbys?
+ */
+static bool
+heap_item_is_dead(ItemPointer tid, void *arg)
+{
+	HeapLinePointers *lp = (HeapLinePointers *) arg;
+	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+	OffsetNumber offnum = ItemPointerGetOffsetNumber(tid);
+	Page		page;
+	bool		dead;
+
+	if (blkno >= lp->nblocks)
+		return false;
+	if (!BufferIsValid(lp->buf) || BufferGetBlockNumber(lp->buf) != blkno)
+	{
+		if (BufferIsValid(lp->buf))
+			ReleaseBuffer(lp->buf);
+		lp->buf = ReadBuffer(lp->heap, blkno);
+	}
+	LockBuffer(lp->buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(lp->buf);
+	dead = offnum >= FirstOffsetNumber &&
+		offnum <= PageGetMaxOffsetNumber(page) &&
+		ItemIdIsDead(PageGetItemId(page, offnum));
+	LockBuffer(lp->buf, BUFFER_LOCK_UNLOCK);
+	return dead;
+}
+
+/*
+ * Before a full leaf splits, remove its entries that carry a dead mark and
+ * whose heap line pointers are LP_DEAD (nbtree's simple deletion, limited
+ * to tuples already pruned, so no record of a conflict horizon is needed);
+ * true if it removed any.  Only for heap tables: other table AMs' TIDs
+ * say nothing about line pointers.
+ */
+static bool
+remove_pruned_entries(Relation index, Relation heap, Buffer buf)
+{
+	HeapLinePointers lp;
+	int			removed;
+
+	if (heap == NULL || heap->rd_tableam != GetHeapamTableAmRoutine() ||
+		!bp_leaf_has_dead_marks(BufferGetPage(buf)))
+		return false;
+	lp.heap = heap;
+	lp.nblocks = RelationGetNumberOfBlocks(heap);
+	lp.buf = InvalidBuffer;
+	removed = bp_remove_dead_entries(index, buf, true, heap_item_is_dead, &lp);
+	if (BufferIsValid(lp.buf))
+		ReleaseBuffer(lp.buf);
+	return removed > 0;
+}
+
+/*
+ * Insert slot into the exclusively locked leaf: append, else flush or
+ * re-encode, LEAF_FULL if it must split.  Flushes and re-encodings clear
+ * the leaf's dead marks, so the entries they show pruned go first.
+ */
+static LeafInsertResult
+insert_into_leaf(Relation index, Relation heap, BpIndexState *state,
+				 Buffer buf, const char *slot)
+{
+	LeafInsertResult result = append_to_leaf(index, state, buf, slot);
+
+	if (result != LEAF_INSERTED && remove_pruned_entries(index, heap, buf))
+		result = append_to_leaf(index, state, buf, slot);
+	if (result == LEAF_FLUSH)
+		result = flush_into_leaf(index, state, buf, slot);
+	else if (result == LEAF_RECODE && recode_leaf(index, state, buf, slot))
+		result = LEAF_INSERTED;
+	return result;
+}
+
 /* Insert one slot: find its leaf, insert, split when full. */
 static void
-insert_slot(Relation index, BpIndexState *state, const char *slot)
+insert_slot(Relation index, Relation heap, BpIndexState *state,
+			const char *slot)
 {
 	BpSlotBound target = {&state->slot, slot};
 
@@ -690,9 +794,7 @@ insert_slot(Relation index, BpIndexState *state, const char *slot)
 		}
 		/* a serializable transaction that read this leaf conflicts */
 		CheckForSerializableConflictIn(index, NULL, BufferGetBlockNumber(buf));
-		result = insert_into_leaf(index, state, buf, slot);
-		if (result == LEAF_RECODE && recode_leaf(index, state, buf, slot))
-			result = LEAF_INSERTED;
+		result = insert_into_leaf(index, heap, state, buf, slot);
 		if (result != LEAF_INSERTED)
 		{
 			/* a split without slot has it inserted again */
@@ -716,7 +818,7 @@ bp_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	char	   *slot = palloc(state->slot.width);
 
 	bp_form_slot(&state->slot, slot, values, isnull, ht_ctid);
-	insert_slot(index, state, slot);
+	insert_slot(index, heapRel, state, slot);
 	pfree(slot);
 	return false;
 }

@@ -1064,16 +1064,20 @@ bp_leaf_find(BpLeaf *leaf, const char *slot, char *buf)
 }
 
 /*
- * Copy into out the stored form of every entry whose heap TID the callback
- * reports dead; returns their count.
+ * Copy into out the stored form of every entry (with marked_only, every
+ * entry carrying a dead mark) whose heap TID the callback reports dead;
+ * returns their count.
  */
 int
-bp_leaf_collect_dead(BpLeaf *leaf, bool (*callback) (ItemPointer, void *),
+bp_leaf_collect_dead(BpLeaf *leaf, bool marked_only,
+					 bool (*callback) (ItemPointer, void *),
 					 void *state, char *out)
 {
 	const char *region = leaf->region;
 	int			n = 0;
 
+	if (marked_only && !bp_leaf_has_dead_marks(leaf->page))
+		return 0;
 	for (int b = -1; b < bpa_used_blocks(region); b++)
 	{
 		int			count = stored_run_count(region, b);
@@ -1081,8 +1085,11 @@ bp_leaf_collect_dead(BpLeaf *leaf, bool (*callback) (ItemPointer, void *),
 		for (int i = 0; i < count; i++)
 		{
 			const char *stored = stored_entry_at(region, b, i);
-			ItemPointerData tid = stored_entry_tid(leaf, stored);
+			ItemPointerData tid;
 
+			if (marked_only && !has_dead_mark(leaf, stored))
+				continue;
+			tid = stored_entry_tid(leaf, stored);
 			if (callback(&tid, state))
 				memcpy(out + (Size) n++ * leaf->width, stored, leaf->width);
 		}

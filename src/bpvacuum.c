@@ -2,6 +2,7 @@
  *
  * bpvacuum.c
  *	  VACUUM support: remove the entries of dead heap tuples, report stats.
+ *	  bp_remove_dead_entries also serves inserts that remove pruned entries.
  *
  * ambulkdelete walks the leaf level left to right, one leaf at a time
  * under a cleanup lock, and removes the entries whose heap TID the
@@ -54,6 +55,34 @@ tid_is_dead(ItemPointer tid, void *arg)
 }
 
 /*
+ * Remove from the exclusively locked leaf in buf the entries (with
+ * marked_only, the entries carrying a dead mark) whose heap TID the
+ * callback reports dead, WAL-logged; returns how many it removed.
+ */
+int
+bp_remove_dead_entries(Relation index, Buffer buf, bool marked_only,
+					   bool (*callback) (ItemPointer, void *), void *arg)
+{
+	BpIndexState *state = bp_get_state(index);
+	BpLeaf		leaf;
+	PGAlignedBlock copy;
+	int			n;
+
+	bp_leaf_open(&leaf, BufferGetPage(buf), &state->slot);
+	n = bp_leaf_collect_dead(&leaf, marked_only, callback, arg,
+							 state->work.stored);
+	if (n == 0)
+		return 0;
+	memcpy(copy.data, BufferGetPage(buf), BLCKSZ);
+	bp_leaf_open(&leaf, copy.data, &state->slot);
+	if (!bp_leaf_remove_stored(&leaf, state->work.stored, n))
+		elog(ERROR, "entry vanished from bpindex index \"%s\" while removing dead entries",
+			 RelationGetRelationName(index));
+	bp_install_page(index, buf, copy.data);
+	return n;
+}
+
+/*
  * Remove the dead entries of one leaf, locked for cleanup; returns its
  * entries left.
  */
@@ -61,26 +90,11 @@ static int
 remove_dead(Relation index, Buffer buf, DeadCallback *dead,
 			IndexBulkDeleteResult *stats)
 {
-	BpIndexState *state = bp_get_state(index);
 	BpLeaf		leaf;
-	int			n;
 
-	bp_leaf_open(&leaf, BufferGetPage(buf), &state->slot);
-	n = bp_leaf_collect_dead(&leaf, tid_is_dead, dead, state->work.stored);
-	if (n > 0)
-	{
-		PGAlignedBlock copy;
-		BpLeaf		copy_leaf;
-
-		memcpy(copy.data, BufferGetPage(buf), BLCKSZ);
-		bp_leaf_open(&copy_leaf, copy.data, &state->slot);
-		if (!bp_leaf_remove_stored(&copy_leaf, state->work.stored, n))
-			elog(ERROR, "entry vanished from bpindex index \"%s\" during VACUUM",
-				 RelationGetRelationName(index));
-		bp_install_page(index, buf, copy.data);
-		bp_leaf_open(&leaf, BufferGetPage(buf), &state->slot);
-		stats->tuples_removed += n;
-	}
+	stats->tuples_removed += bp_remove_dead_entries(index, buf, false,
+													tid_is_dead, dead);
+	bp_leaf_open(&leaf, BufferGetPage(buf), &bp_get_state(index)->slot);
 	stats->num_index_tuples += bp_leaf_count(&leaf);
 	return bp_leaf_count(&leaf);
 }
