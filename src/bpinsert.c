@@ -196,10 +196,16 @@ flush_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 		 * the leaf (each value of a column with few values takes new rows
 		 * at the end of its run).  The fraction keeps both cases: 1,000
 		 * values under random inserts and two interleaved ascending loads
-		 * (sql/09_inserts.sql).
+		 * (sql/09_inserts.sql).  The rightmost leaf splits at once: a
+		 * stream there lies below another stream at the top of the index
+		 * (sessions loading consecutive batches of ascending keys), and
+		 * redistributing the leaf at every flush until it is three
+		 * quarters full cost more than the split, under the lock both
+		 * sessions wait for.
 		 */
 		n = bp_leaf_count(&leaf) + 1;
-		if (4 * n > 3 * leaf_fill_target(state, &leaf) &&
+		if ((4 * n > 3 * leaf_fill_target(state, &leaf) ||
+			 !(BpPageGetOpaque(leaf.page)->flags & BP_HAS_HIGH)) &&
 			stream_split_point(state, &leaf, stored, n) >= 0)
 			return LEAF_FULL;
 		bpa_redistribute(copy_leaf.region, stored, copy_leaf.compare,
