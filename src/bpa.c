@@ -536,10 +536,44 @@ bpa_find(const char *region, const void *slot, BpaCompareFn cmp, void *arg)
 }
 
 /*
+ * Copy the entries of blocks [first, end) into out, ascending, but those
+ * of the first block that are before_start (no later block holds any:
+ * its lower bound is not before_start); returns their count.
+ */
+static int
+copy_sorted_blocks(const char *region, BpaCompareFn cmp, void *arg,
+				   BpaPredicateFn before_start, void *pred_arg,
+				   int first, int end, char *out)
+{
+	uint16_t	w = hdr(region)->layout.slot_width;
+	int			n = 0;
+
+	for (int b = first; b < end; b++)
+	{
+		int			count = block_counts(region)[b];
+		char	   *dst = out + (size_t) n * w;
+		int			skip = 0;
+
+		memcpy(dst, block_slot(region, b, 0), (size_t) count * w);
+		if (!block_is_sorted(region, b))
+			bpa_sort_slots(dst, count, w, cmp, arg);
+		if (b == first && before_start != NULL)
+		{
+			while (skip < count && before_start(dst + (size_t) skip * w, pred_arg))
+				skip++;
+			memmove(dst, dst + (size_t) skip * w, (size_t) (count - skip) * w);
+		}
+		n += count - skip;
+	}
+	return n;
+}
+
+/*
  * Copy every entry for which before_start is false into out, ascending;
  * with after_end, the blocks past the range are left out (see
- * bpa_sorted).  Uses the blocks and log areas of scratch; out must not
- * overlap them.
+ * bpa_sorted).  With an empty log the blocks go straight into out;
+ * otherwise they and the log are sorted in the blocks and log areas of
+ * scratch, which out must not overlap, and merged.
  */
 static int
 collect_sorted(const char *region, BpaCompareFn cmp, void *arg,
@@ -551,7 +585,7 @@ collect_sorted(const char *region, BpaCompareFn cmp, void *arg,
 	uint16_t	w = l->slot_width;
 	char	   *blocks = scratch + AREA_BLOCKS(l) * w;
 	char	   *logs = scratch + AREA_LOG(l) * w;
-	int			nblocks = 0;
+	int			nblocks;
 	int			nlog = h->log_count;
 	int			bi = 0;
 	int			li = 0;
@@ -559,29 +593,18 @@ collect_sorted(const char *region, BpaCompareFn cmp, void *arg,
 	int			first;
 	int			end;
 
-	/* blocks, in range order, each sorted in the copy if needed */
 	bpa_candidate_blocks(region, before_start, after_end, pred_arg,
 						 &first, &end);
-	for (int b = first; b < end; b++)
-	{
-		int			count = block_counts(region)[b];
-		char	   *dst = blocks + (size_t) nblocks * w;
-
-		memcpy(dst, block_slot(region, b, 0), (size_t) count * w);
-		if (!block_is_sorted(region, b))
-			bpa_sort_slots(dst, count, w, cmp, arg);
-		nblocks += count;
-	}
+	if (nlog == 0)
+		return copy_sorted_blocks(region, cmp, arg, before_start, pred_arg,
+								  first, end, out);
+	nblocks = copy_sorted_blocks(region, cmp, arg, before_start, pred_arg,
+								 first, end, blocks);
 	memcpy(logs, log_slot(region, 0), (size_t) nlog * w);
 	bpa_sort_slots(logs, nlog, w, cmp, arg);
-
 	if (before_start != NULL)
-	{
-		while (bi < nblocks && before_start(blocks + (size_t) bi * w, pred_arg))
-			bi++;
 		while (li < nlog && before_start(logs + (size_t) li * w, pred_arg))
 			li++;
-	}
 
 	/* two-finger merge of blocks and log */
 	while (bi < nblocks || li < nlog)
