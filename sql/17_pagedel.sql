@@ -32,7 +32,8 @@ SELECT * FROM bp_queries('pdA empty', ARRAY[
     'select k from t_pd where k between 100 and 39990'
 ]);
 -- a deleted page shows its fences and that it is deleted
-SELECT region, key IS NOT NULL AS has_xid
+-- (recyclable or not yet, as the horizon has moved)
+SELECT split_part(region, ',', 1) AS region, key IS NOT NULL AS has_xid
 FROM bpindex_page_items('t_pd_bp', 1) WHERE region LIKE 'deleted%';
 SELECT txid_current() IS NOT NULL AS xid_assigned;
 SELECT bp_wait_for_horizon();

@@ -1196,6 +1196,27 @@ bpa_block_entry(const char *region, int b, int j)
 	return block_slot(region, b, j);
 }
 
+/*
+ * Does the slot at position pos hold an entry?  Positions count the log,
+ * the header and the blocks as one array of slots from the first log slot.
+ */
+bool
+bpa_position_holds_entry(const char *region, size_t pos)
+{
+	const BpaHeader *h = hdr(region);
+	const BpaLayout *l = &h->layout;
+	size_t		first_block_slot = (size_t) l->log_size + l->num_blocks;
+
+	if (pos < l->log_size)
+		return pos < h->log_count;
+	if (pos < first_block_slot)
+		return false;
+	pos -= first_block_slot;
+	if (pos >= (size_t) h->used_blocks * l->block_size)
+		return false;
+	return pos % l->block_size < block_counts(region)[pos / l->block_size];
+}
+
 /* Check the layout and the counters of a region. */
 static const char *
 check_counters(const char *region, size_t region_size)

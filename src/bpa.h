@@ -159,6 +159,7 @@ extern bool bpa_block_sorted(const char *region, int b);
 extern const char *bpa_log_entry(const char *region, int i);
 extern const char *bpa_header_entry(const char *region, int b);
 extern const char *bpa_block_entry(const char *region, int b, int j);
+extern bool bpa_position_holds_entry(const char *region, size_t pos);
 
 /* Verification */
 extern const char *bpa_check(const char *region, size_t region_size,

@@ -694,6 +694,64 @@ leaf_scratch(const BpLeaf *leaf, BpLeafWork *work)
 	return work->scratch;
 }
 
+/* Position of stored in sorted (n stored entries, ascending), or -1. */
+static int
+find_in_sorted_copy(const BpLeaf *leaf, const char *sorted, int n,
+					const char *stored)
+{
+	int			lo = 0;
+	int			hi = n - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		int			c = leaf->compare(sorted + (Size) mid * leaf->width, stored,
+									  leaf->compare_arg);
+
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/*
+ * Set the dead bit of the slots of out that carry marks: out holds, as
+ * logical slots, the n stored entries of sorted, a sorted copy of some of
+ * the leaf's entries.  One search per marked entry, so a leaf with a few
+ * marks costs a few searches, not one per entry copied.
+ */
+static void
+copy_dead_marks(const BpLeaf *leaf, const char *sorted, int n, char *out)
+{
+	const uint8 *marks = leaf_dead_marks(leaf->page);
+	Size		nbytes = ((PageHeader) leaf->page)->pd_upper -
+		((PageHeader) leaf->page)->pd_lower;
+	const char *first_slot = bpa_log_entry(leaf->region, 0);
+	Size		out_width = leaf->packed ? leaf->desc->width : leaf->width;
+
+	for (Size byte = 0; byte < nbytes; byte++)
+	{
+		for (int bit = 0; marks[byte] != 0 && bit < 8; bit++)
+		{
+			Size		pos = byte * 8 + bit;
+			int			found;
+
+			if (!((marks[byte] >> bit) & 1) ||
+				!bpa_position_holds_entry(leaf->region, pos))
+				continue;
+			found = find_in_sorted_copy(leaf, sorted, n,
+										first_slot + pos * leaf->width);
+			if (found >= 0)
+				((ItemPointer) (out + found * out_width))->ip_posid |=
+					BP_TID_DEAD_BIT;
+		}
+	}
+}
+
 /*
  * Copy the leaf's entries into out as logical slots in ascending order,
  * from the first for which before_start (on logical slots) is false, or
@@ -721,37 +779,12 @@ bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
 				   after_end == NULL ? NULL :
 				   leaf->packed ? reader_after_end : after_end,
 				   leaf->packed ? (void *) &reader : arg, stored, scratch);
-	if (!leaf->packed && !reader.any_marks)
-		return n;
-	/* positions of the marks are those of the region, not of the copy */
-	if (!leaf->packed)
-	{
+	if (leaf->packed)
 		for (int i = 0; i < n; i++)
-		{
-			char	   *slot = out + (Size) i * leaf->width;
-			const char *found = bpa_find(leaf->region, slot, leaf->compare,
-										 leaf->compare_arg);
-
-			if (found && has_dead_mark(leaf, found))
-				((ItemPointer) slot)->ip_posid |= BP_TID_DEAD_BIT;
-		}
-		return n;
-	}
-	for (int i = 0; i < n; i++)
-	{
-		const char *entry = stored + (Size) i * leaf->width;
-		char	   *slot = out + (Size) i * leaf->desc->width;
-
-		decode_entry(leaf, entry, slot);
-		if (reader.any_marks)
-		{
-			const char *found = bpa_find(leaf->region, entry, leaf->compare,
-										 leaf->compare_arg);
-
-			if (found && has_dead_mark(leaf, found))
-				((ItemPointer) slot)->ip_posid |= BP_TID_DEAD_BIT;
-		}
-	}
+			decode_entry(leaf, stored + (Size) i * leaf->width,
+						 out + (Size) i * leaf->desc->width);
+	if (reader.any_marks)
+		copy_dead_marks(leaf, stored, n, out);
 	return n;
 }
 

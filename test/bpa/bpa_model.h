@@ -699,6 +699,39 @@ bm_check_hdr(BmEngine *e, BmInst *in)
 }
 
 /*
+ * bpa_position_holds_entry: true at exactly the model's entries, each
+ * position holding the entry bpa_find finds there, false past the blocks.
+ */
+static inline bool
+bm_check_positions(BmEngine *e, BmInst *in)
+{
+	const BpaLayout *l = &e->layout;
+	size_t		nslots = (size_t) l->log_size +
+		(size_t) l->num_blocks * (1 + l->block_size);
+	const char *first = bpa_log_entry(in->region, 0);
+	int			held = 0;
+
+	for (size_t pos = 0; pos < nslots + l->block_size; pos++)
+	{
+		const char *slot = first + pos * e->width;
+
+		if (!bpa_position_holds_entry(in->region, pos))
+			continue;
+		if (pos >= nslots)
+			return bm_fail("bpa_position_holds_entry true at %zu, past the %zu slots",
+						   pos, nslots);
+		if (bpa_find(in->region, slot, bm_cmp, &e->cmparg) != slot)
+			return bm_fail("bpa_position_holds_entry true at %zu, but bpa_find finds that entry elsewhere",
+						   pos);
+		held++;
+	}
+	if (held != in->model.n)
+		return bm_fail("bpa_position_holds_entry true at %d positions, model has %d entries",
+					   held, in->model.n);
+	return true;
+}
+
+/*
  * Full verification of one instance: guards, bpa_check, bpa_count,
  * bpa_layout, header fields and the complete content via bpa_sorted().
  */
@@ -735,6 +768,8 @@ bm_verify(BmEngine *e, BmInst *in)
 	if (memcmp(lp, &e->layout, sizeof(BpaLayout)) != 0)
 		return bm_fail("bpa_layout differs from the layout given to bpa_init");
 	if (!bm_check_hdr(e, in))
+		return false;
+	if (!bm_check_positions(e, in))
 		return false;
 
 	out = bm_galloc((size_t) n * e->width, 0xDD);
