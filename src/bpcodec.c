@@ -59,17 +59,6 @@ put_big_endian(uint8_t *out, uint64_t value, int width)
 	}
 }
 
-/* Read width bytes big-endian. */
-static inline uint64_t
-get_big_endian(const uint8_t *in, int width)
-{
-	uint64_t	value = 0;
-
-	for (int i = 0; i < width; i++)
-		value = (value << 8) | in[i];
-	return value;
-}
-
 /* Start a range that spans nothing. */
 void
 bpc_range_init(BpcRange *range, int natts)
@@ -314,69 +303,6 @@ bpc_encode(const BpCodec *codec, const BpcValue *values, uint32_t block,
 	return encode_tid(codec, block, offset, out + codec->tid_position);
 }
 
-/* Decode the heap TID whose codes start at p. */
-static inline void
-decode_tid_at(const BpCodec *codec, const uint8_t *p, uint32_t *block,
-			  uint16_t *offset)
-{
-	*block = codec->block_base +
-		(uint32_t) get_big_endian(p, codec->block_width);
-	*offset = (uint16_t) get_big_endian(p + codec->block_width,
-										codec->offset_width);
-}
-
-/* Decode the heap TID of an encoded entry. */
-void
-bpc_decode_tid(const BpCodec *codec, const uint8_t *in, uint32_t *block,
-			   uint16_t *offset)
-{
-	decode_tid_at(codec, in + codec->tid_position, block, offset);
-}
-
-/* The code of NULL in an integer column of width (1..8) bytes. */
-static inline uint64_t
-null_code(int width)
-{
-	return width >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * width)) - 1;
-}
-
-/*
- * The value of integer column i (width >= 1 bytes) whose code is code:
- * its image, or NULL (*isnull); the inverse of integer_code.
- */
-static inline uint64_t
-integer_value(const BpCodec *codec, int i, uint64_t code, bool *isnull)
-{
-	if (codec->att_flags[i] & BPC_ATT_NULLS_FIRST)
-	{
-		*isnull = code == 0;
-		return codec->att_base[i] + code - 1;
-	}
-	*isnull = code == null_code(codec->att_width[i]);
-	return codec->att_base[i] + code;
-}
-
-/*
- * Decode an entry of a codec with a single integer column: its image into
- * *image and its heap TID; returns whether the column is NULL.
- */
-bool
-bpc_decode_integer(const BpCodec *codec, const uint8_t *in, uint64_t *image,
-				   uint32_t *block, uint16_t *offset)
-{
-	int			width = codec->att_width[0];
-	bool		isnull;
-
-	decode_tid_at(codec, in + width, block, offset);
-	if (width == 0)
-	{
-		*image = codec->att_base[0];
-		return (codec->att_flags[0] & BPC_ATT_CONST_NULL) != 0;
-	}
-	*image = integer_value(codec, 0, get_big_endian(in, width), &isnull);
-	return isnull;
-}
-
 /* Decode an encoded entry. */
 void
 bpc_decode(const BpCodec *codec, const uint8_t *in, BpcValue *values,
@@ -411,18 +337,18 @@ bpc_decode(const BpCodec *codec, const uint8_t *in, BpcValue *values,
 			values[i].image = codec->att_base[i];
 			continue;
 		}
-		values[i].image = integer_value(codec, i, get_big_endian(p, width),
+		values[i].image = bpc_integer_value(codec, i, bpc_get_big_endian(p, width),
 										&values[i].isnull);
 		p += width;
 	}
-	decode_tid_at(codec, in + codec->tid_position, block, offset);
+	bpc_decode_tid_at(codec, in + codec->tid_position, block, offset);
 }
 
 /* The code of the first column (an integer column) of an encoded entry. */
 uint64_t
 bpc_first_code(const BpCodec *codec, const uint8_t *in)
 {
-	return get_big_endian(in, codec->att_width[0]);
+	return bpc_get_big_endian(in, codec->att_width[0]);
 }
 
 /* Bytes a codec of natts columns takes on a page (a multiple of 8). */
@@ -473,7 +399,9 @@ check_column(const BpCodec *codec, const BpcColumns *columns, int i)
 
 /*
  * Load the codec stored at in for an index with these columns; returns
- * the problem of an invalid one, or NULL.
+ * the problem of an invalid one, or NULL.  Every inserted entry opens its
+ * leaf, so only the natts columns' entries of the arrays are written
+ * (the others keep what they held).
  */
 const char *
 bpc_load(const uint8_t *in, int natts, const BpcColumns *columns,
@@ -482,10 +410,10 @@ bpc_load(const uint8_t *in, int natts, const BpcColumns *columns,
 	const uint8_t *bases = in + STORED_HEADER + ALIGN8((size_t) 2 * natts);
 	size_t		width = 0;
 
-	memset(codec, 0, sizeof(BpCodec));
 	if (in[0] != natts || natts > BPC_MAX_COLUMNS)
 		return "the leaf codec has the wrong number of columns";
 	codec->natts = in[0];
+	codec->tid_position = 0;
 	codec->nkeys = (uint8_t) columns->nkeys;
 	codec->block_width = in[1];
 	codec->offset_width = in[2];

@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define BPC_MAX_COLUMNS		32
 #define BPC_MAX_BYTES		16	/* longest bytes column */
@@ -120,11 +121,6 @@ extern bool bpc_encode(const BpCodec *codec, const BpcValue *values,
 					   uint32_t block, uint16_t offset, uint8_t *out);
 extern void bpc_decode(const BpCodec *codec, const uint8_t *in,
 					   BpcValue *values, uint32_t *block, uint16_t *offset);
-extern void bpc_decode_tid(const BpCodec *codec, const uint8_t *in,
-						   uint32_t *block, uint16_t *offset);
-extern bool bpc_decode_integer(const BpCodec *codec, const uint8_t *in,
-							   uint64_t *image, uint32_t *block,
-							   uint16_t *offset);
 extern uint64_t bpc_max_code(int width);
 extern int	bpc_code_width(uint64_t span);
 extern int	bpc_unsigned_width(uint64_t span);
@@ -134,5 +130,144 @@ extern size_t bpc_stored_size(int natts);
 extern void bpc_store(const BpCodec *codec, uint8_t *out);
 extern const char *bpc_load(const uint8_t *in, int natts,
 							const BpcColumns *columns, BpCodec *codec);
+
+/*
+ * Decoding, inline: scans decode every entry they return.
+ */
+
+/* A 2-, 4- or 8-byte big-endian number at in, read with one load. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define BPC_LOAD_BE(bits, in) \
+	((uint64_t) __builtin_bswap##bits(bpc_load_u##bits(in)))
+#else
+#define BPC_LOAD_BE(bits, in) bpc_load_be_bytes(in, (bits) / 8)
+#endif
+
+static inline uint16_t
+bpc_load_u16(const uint8_t *in)
+{
+	uint16_t	v;
+
+	memcpy(&v, in, 2);
+	return v;
+}
+
+static inline uint32_t
+bpc_load_u32(const uint8_t *in)
+{
+	uint32_t	v;
+
+	memcpy(&v, in, 4);
+	return v;
+}
+
+static inline uint64_t
+bpc_load_u64(const uint8_t *in)
+{
+	uint64_t	v;
+
+	memcpy(&v, in, 8);
+	return v;
+}
+
+/* Read width (0..8) bytes big-endian, one byte at a time. */
+static inline uint64_t
+bpc_load_be_bytes(const uint8_t *in, int width)
+{
+	uint64_t	value = 0;
+
+	for (int i = 0; i < width; i++)
+		value = (value << 8) | in[i];
+	return value;
+}
+
+/* Read width (0..8) bytes big-endian, reading no byte past them. */
+static inline uint64_t
+bpc_get_big_endian(const uint8_t *in, int width)
+{
+	switch (width)
+	{
+		case 0:
+			return 0;
+		case 1:
+			return in[0];
+		case 2:
+			return BPC_LOAD_BE(16, in);
+		case 3:
+			return BPC_LOAD_BE(16, in) << 8 | in[2];
+		case 4:
+			return BPC_LOAD_BE(32, in);
+		case 5:
+			return BPC_LOAD_BE(32, in) << 8 | in[4];
+		case 6:
+			return BPC_LOAD_BE(32, in) << 16 | BPC_LOAD_BE(16, in + 4);
+		case 7:
+			return BPC_LOAD_BE(32, in) << 24 | BPC_LOAD_BE(16, in + 4) << 8 |
+				in[6];
+		default:
+			return BPC_LOAD_BE(64, in);
+	}
+}
+
+/* Decode the heap TID whose codes start at p. */
+static inline void
+bpc_decode_tid_at(const BpCodec *codec, const uint8_t *p, uint32_t *block,
+				  uint16_t *offset)
+{
+	*block = codec->block_base +
+		(uint32_t) bpc_get_big_endian(p, codec->block_width);
+	*offset = (uint16_t) bpc_get_big_endian(p + codec->block_width,
+											codec->offset_width);
+}
+
+/* Decode the heap TID of an encoded entry. */
+static inline void
+bpc_decode_tid(const BpCodec *codec, const uint8_t *in, uint32_t *block,
+			   uint16_t *offset)
+{
+	bpc_decode_tid_at(codec, in + codec->tid_position, block, offset);
+}
+
+/*
+ * The value of integer column i (width >= 1 bytes) whose code is code:
+ * its image, or NULL (*isnull); the inverse of the encoding.
+ */
+static inline uint64_t
+bpc_integer_value(const BpCodec *codec, int i, uint64_t code, bool *isnull)
+{
+	int			width = codec->att_width[i];
+
+	if (codec->att_flags[i] & BPC_ATT_NULLS_FIRST)
+	{
+		*isnull = code == 0;
+		return codec->att_base[i] + code - 1;
+	}
+	*isnull = code == (width >= 8 ? UINT64_MAX :
+					   (UINT64_C(1) << (8 * width)) - 1);
+	return codec->att_base[i] + code;
+}
+
+/*
+ * Decode an entry of a codec with a single integer column: its image into
+ * *image and its heap TID; returns whether the column is NULL.
+ */
+static inline bool
+bpc_decode_integer(const BpCodec *codec, const uint8_t *in, uint64_t *image,
+				   uint32_t *block, uint16_t *offset)
+{
+	int			width = codec->att_width[0];
+	bool		isnull;
+
+	bpc_decode_tid_at(codec, in + width, block, offset);
+	if (width == 0)
+	{
+		*image = codec->att_base[0];
+		return (codec->att_flags[0] & BPC_ATT_CONST_NULL) != 0;
+	}
+	*image = bpc_integer_value(codec, 0, bpc_get_big_endian(in, width),
+							   &isnull);
+	return isnull;
+}
 
 #endif							/* BPCODEC_H */

@@ -609,6 +609,9 @@ extern void bp_leaf_map(BpLeaf *leaf, BpaPredicateFn before_start,
 						BpaVisitFn visit, void *visit_arg, BpLeafWork *work);
 extern int	bp_leaf_copy_range(BpLeaf *leaf, const BpScanKeys *keys,
 							   bool dead_marks, char *out, BpLeafWork *work);
+extern int	bp_leaf_range_tids(BpLeaf *leaf, const BpScanKeys *keys,
+							   bool skip_dead, ItemPointerData *out,
+							   BpLeafWork *work);
 extern int	bp_leaf_tids(BpLeaf *leaf, bool skip_dead, ItemPointerData *out);
 extern const char *bp_leaf_find(BpLeaf *leaf, const char *slot, char *buf);
 extern int	bp_leaf_collect_dead(BpLeaf *leaf, bool marked_only,

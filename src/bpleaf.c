@@ -257,7 +257,7 @@ bp_leaf_datum_image(BpCompareKind kind, int16 len, Datum value, uint64 *image)
 }
 
 /* Store at p the column value whose image is image. */
-static void
+static pg_attribute_always_inline void
 store_image(BpCompareKind kind, uint64 image, char *p)
 {
 	switch (kind)
@@ -357,7 +357,7 @@ slot_values(const BpSlotDesc *desc, const char *slot, BpcValue *values,
  * Decode an encoded entry of a leaf with a single integer column into the
  * logical slot out.
  */
-static void
+static pg_attribute_always_inline void
 decode_integer_entry(const BpLeaf *leaf, const char *encoded, char *out)
 {
 	const BpSlotDesc *desc = leaf->desc;
@@ -367,20 +367,27 @@ decode_integer_entry(const BpLeaf *leaf, const char *encoded, char *out)
 	ItemPointer tid = (ItemPointer) out;
 	bool		isnull = bpc_decode_integer(&leaf->codec, (const uint8 *) encoded,
 											&image, &block, &offset);
+	int			key_end = desc->att_offset[0] + desc->att_len[0];
 
-	memset(out, 0, desc->width);
+	/* the TID fills the slot up to the key, the key the rest but padding */
+	Assert(desc->att_offset[0] == sizeof(ItemPointerData));
 	ItemPointerSetBlockNumber(tid, block);
 	tid->ip_posid = offset;
 	if (isnull)
+	{
 		tid->ip_posid |= (uint16) (1 << BP_TID_NULL_SHIFT);
+		memset(out + desc->att_offset[0], 0, desc->att_len[0]);
+	}
 	else
 		store_image(desc->cmp_kind[0], index_order_image(desc, 0, image),
 					out + desc->att_offset[0]);
+	if (key_end < desc->width)
+		memset(out + key_end, 0, desc->width - key_end);
 }
 
-/* Decode an encoded entry of leaf into the logical slot out. */
-static void
-decode_entry(const BpLeaf *leaf, const char *encoded, char *out)
+/* Decode an encoded entry of a leaf of any columns into the logical slot out. */
+static pg_noinline void
+decode_columns_entry(const BpLeaf *leaf, const char *encoded, char *out)
 {
 	const BpSlotDesc *desc = leaf->desc;
 	BpcValue	values[BPC_MAX_COLUMNS];
@@ -388,11 +395,6 @@ decode_entry(const BpLeaf *leaf, const char *encoded, char *out)
 	uint16		offset;
 	ItemPointer tid = (ItemPointer) out;
 
-	if (leaf->codec.natts == 1 && leaf->codec.att_kind[0] == BPC_INTEGER)
-	{
-		decode_integer_entry(leaf, encoded, out);
-		return;
-	}
 	bpc_decode(&leaf->codec, (const uint8 *) encoded, values, &block, &offset);
 	memset(out, 0, desc->width);
 	ItemPointerSetBlockNumber(tid, block);
@@ -414,6 +416,37 @@ decode_entry(const BpLeaf *leaf, const char *encoded, char *out)
 			store_image(desc->cmp_kind[i],
 						index_order_image(desc, i, values[i].image), p);
 	}
+}
+
+/* Decode an encoded entry of leaf into the logical slot out. */
+static inline void
+decode_entry(const BpLeaf *leaf, const char *encoded, char *out)
+{
+	if (leaf->codec.natts == 1 && leaf->codec.att_kind[0] == BPC_INTEGER)
+		decode_integer_entry(leaf, encoded, out);
+	else
+		decode_columns_entry(leaf, encoded, out);
+}
+
+/*
+ * Decode n consecutive encoded entries of leaf into consecutive logical
+ * slots at out; a leaf of one integer column in a loop of its own.
+ */
+static void
+decode_entries(const BpLeaf *leaf, const char *encoded, int n, char *out)
+{
+	uint16		slot_width = leaf->desc->width;
+
+	if (leaf->codec.natts == 1 && leaf->codec.att_kind[0] == BPC_INTEGER)
+	{
+		for (int i = 0; i < n; i++)
+			decode_integer_entry(leaf, encoded + (Size) i * leaf->width,
+								 out + (Size) i * slot_width);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		decode_columns_entry(leaf, encoded + (Size) i * leaf->width,
+							 out + (Size) i * slot_width);
 }
 
 /* Comparator of packed entries: memcmp over the codec's width. */
@@ -780,9 +813,7 @@ bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
 				   leaf->packed ? reader_after_end : after_end,
 				   leaf->packed ? (void *) &reader : arg, stored, scratch);
 	if (leaf->packed)
-		for (int i = 0; i < n; i++)
-			decode_entry(leaf, stored + (Size) i * leaf->width,
-						 out + (Size) i * leaf->desc->width);
+		decode_entries(leaf, stored, n, out);
 	if (reader.any_marks)
 		copy_dead_marks(leaf, stored, n, out);
 	return n;
@@ -916,6 +947,25 @@ first_column_codes(const BpLeaf *leaf, const BpScanKeys *keys)
 	return range;
 }
 
+/* The heap TID of a stored entry of the leaf. */
+static ItemPointerData
+stored_entry_tid(const BpLeaf *leaf, const char *stored)
+{
+	ItemPointerData tid;
+
+	if (leaf->packed)
+	{
+		uint32		block;
+		uint16		offset;
+
+		bpc_decode_tid(&leaf->codec, (const uint8 *) stored, &block, &offset);
+		ItemPointerSet(&tid, block, offset);
+	}
+	else
+		tid = bp_slot_tid(stored);
+	return tid;
+}
+
 /* Where append_slot copies logical slots. */
 typedef struct SlotCopy
 {
@@ -933,7 +983,11 @@ append_slot(const void *slot, void *arg)
 	memcpy(copy->out + (Size) copy->n++ * copy->width, slot, copy->width);
 }
 
-/* Where copy_run_inside collects the entries of a range. */
+/*
+ * Where copy_run_inside collects the entries of a range: their logical
+ * slots into out, or (out NULL) the heap TIDs of the unmarked ones into
+ * tids.
+ */
 typedef struct RangeCopy
 {
 	const BpLeaf *leaf;
@@ -942,6 +996,7 @@ typedef struct RangeCopy
 	bool		by_code;
 	LeafReader *reader;
 	char	   *out;
+	ItemPointerData *tids;
 	int			n;
 } RangeCopy;
 
@@ -955,7 +1010,7 @@ copy_run_inside(RangeCopy *copy, const char *run, int n)
 	for (int i = 0; i < n; i++)
 	{
 		const char *stored = run + (Size) i * leaf->width;
-		const char *slot;
+		const char *slot = NULL;
 
 		if (copy->by_code)
 		{
@@ -963,7 +1018,6 @@ copy_run_inside(RangeCopy *copy, const char *run, int n)
 
 			if (code < copy->codes.lo || code > copy->codes.hi)
 				continue;
-			slot = reader_slot(copy->reader, stored);
 		}
 		else
 		{
@@ -971,29 +1025,65 @@ copy_run_inside(RangeCopy *copy, const char *run, int n)
 			if (!bp_inside_first_column(copy->keys, slot))
 				continue;
 		}
-		memcpy(copy->out + (Size) copy->n++ * width, slot, width);
+		if (copy->out != NULL)
+			memcpy(copy->out + (Size) copy->n++ * width,
+				   slot ? slot : reader_slot(copy->reader, stored), width);
+		else if (!copy->reader->any_marks || !has_dead_mark(leaf, stored))
+			copy->tids[copy->n++] = stored_entry_tid(leaf, stored);
 	}
 }
 
 /*
- * Copy the leaf's entries inside the range of keys into out, unordered:
- * the log and the blocks the header selects.  Keys with
- * first_column_inline are tested inline (on a packed leaf, on the first
- * column's code); others through bp_leaf_map.  Returns the count.
+ * Collect the leaf's entries inside the range of keys (first_column_inline)
+ * into copy, unordered: the log and the blocks the header selects, tested
+ * inline (on a packed leaf, on the first column's code).  Returns the
+ * count.
+ */
+static int
+collect_range_inside(BpLeaf *leaf, RangeCopy *copy)
+{
+	const BpScanKeys *keys = copy->keys;
+	LeafReader *reader = copy->reader;
+	int			first;
+	int			end;
+
+	reader->before_start = bp_below_range;
+	reader->after_end = bp_above_range;
+	reader->pred_arg = (void *) keys;
+	if (leaf->packed && leaf->codec.att_kind[0] == BPC_INTEGER)
+	{
+		copy->by_code = true;
+		copy->codes = first_column_codes(leaf, keys);
+		if (copy->codes.lo > copy->codes.hi)
+			return 0;
+	}
+	copy_run_inside(copy, bpa_log_entry(leaf->region, 0),
+					bpa_log_count(leaf->region));
+	if (leaf->packed)
+		bpa_candidate_blocks(leaf->region, reader_before_start, reader_after_end,
+							 reader, &first, &end);
+	else
+		bpa_candidate_blocks(leaf->region, bp_below_range, bp_above_range,
+							 (void *) keys, &first, &end);
+	for (int b = first; b < end; b++)
+		copy_run_inside(copy, bpa_block_entry(leaf->region, b, 0),
+						bpa_block_count(leaf->region, b));
+	return copy->n;
+}
+
+/*
+ * Copy the leaf's entries inside the range of keys into out as logical
+ * slots, unordered: keys with first_column_inline through
+ * collect_range_inside, others through bp_leaf_map.  Returns the count.
  */
 int
 bp_leaf_copy_range(BpLeaf *leaf, const BpScanKeys *keys, bool dead_marks,
 				   char *out, BpLeafWork *work)
 {
 	LeafReader	reader;
-	RangeCopy	copy = {leaf, keys, {0, 0}, false, &reader, out, 0};
-	int			first;
-	int			end;
+	RangeCopy	copy = {leaf, keys, {0, 0}, false, &reader, out, NULL, 0};
 
 	init_reader(&reader, leaf, dead_marks, work->slot);
-	reader.before_start = bp_below_range;
-	reader.after_end = bp_above_range;
-	reader.pred_arg = (void *) keys;
 	if (!keys->first_column_inline)
 	{
 		SlotCopy	all = {out, leaf->desc->width, 0};
@@ -1002,25 +1092,24 @@ bp_leaf_copy_range(BpLeaf *leaf, const BpScanKeys *keys, bool dead_marks,
 					dead_marks, append_slot, &all, work);
 		return all.n;
 	}
-	if (leaf->packed && leaf->codec.att_kind[0] == BPC_INTEGER)
-	{
-		copy.by_code = true;
-		copy.codes = first_column_codes(leaf, keys);
-		if (copy.codes.lo > copy.codes.hi)
-			return 0;
-	}
-	copy_run_inside(&copy, bpa_log_entry(leaf->region, 0),
-					bpa_log_count(leaf->region));
-	if (leaf->packed)
-		bpa_candidate_blocks(leaf->region, reader_before_start, reader_after_end,
-							 &reader, &first, &end);
-	else
-		bpa_candidate_blocks(leaf->region, bp_below_range, bp_above_range,
-							 (void *) keys, &first, &end);
-	for (int b = first; b < end; b++)
-		copy_run_inside(&copy, bpa_block_entry(leaf->region, b, 0),
-						bpa_block_count(leaf->region, b));
-	return copy.n;
+	return collect_range_inside(leaf, &copy);
+}
+
+/*
+ * The heap TIDs of the leaf's entries inside the range of keys, which must
+ * be first_column_inline and exact, into out, unordered, skipping marked
+ * entries if skip_dead; returns their count.
+ */
+int
+bp_leaf_range_tids(BpLeaf *leaf, const BpScanKeys *keys, bool skip_dead,
+				   ItemPointerData *out, BpLeafWork *work)
+{
+	LeafReader	reader;
+	RangeCopy	copy = {leaf, keys, {0, 0}, false, &reader, NULL, out, 0};
+
+	Assert(keys->first_column_inline && keys->exact);
+	init_reader(&reader, leaf, skip_dead, work->slot);
+	return collect_range_inside(leaf, &copy);
 }
 
 /* The i-th stored entry of block b of the region, or of its log if b < 0. */
@@ -1035,25 +1124,6 @@ static int
 stored_run_count(const char *region, int b)
 {
 	return b < 0 ? bpa_log_count(region) : bpa_block_count(region, b);
-}
-
-/* The heap TID of a stored entry of the leaf. */
-static ItemPointerData
-stored_entry_tid(BpLeaf *leaf, const char *stored)
-{
-	ItemPointerData tid;
-
-	if (leaf->packed)
-	{
-		uint32		block;
-		uint16		offset;
-
-		bpc_decode_tid(&leaf->codec, (const uint8 *) stored, &block, &offset);
-		ItemPointerSet(&tid, block, offset);
-	}
-	else
-		tid = bp_slot_tid(stored);
-	return tid;
 }
 
 /*

@@ -757,7 +757,8 @@ leaf_inside_range(Page page, const BpScanKeys *keys, uint16 width)
 
 /*
  * Collect the TIDs of the entries in the range of a leaf: every entry for
- * a leaf inside the range, else those bp_leaf_map selects.
+ * a leaf inside the range, else those of the range (inline keys) or those
+ * bp_leaf_map selects that match every key.
  */
 static void
 collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
@@ -773,11 +774,14 @@ collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
 		pfree(visit->tids);
 		visit->tids = palloc(sizeof(ItemPointerData) * visit->capacity);
 	}
-	if (!leaf_inside_range(page, &so->keys, so->slot.width))
+	if (leaf_inside_range(page, &so->keys, so->slot.width))
+		visit->ntids = bp_leaf_tids(&leaf, visit->skip_dead, visit->tids);
+	else if (so->keys.first_column_inline && so->keys.exact)
+		visit->ntids = bp_leaf_range_tids(&leaf, &so->keys, visit->skip_dead,
+										  visit->tids, &so->work);
+	else
 		bp_leaf_map(&leaf, bp_below_range, bp_above_range, (void *) &so->keys,
 					visit->skip_dead, collect_tid, visit, &so->work);
-	else
-		visit->ntids = bp_leaf_tids(&leaf, visit->skip_dead, visit->tids);
 }
 
 /* Add the TIDs of the entries of the keys' range to tbm; returns their count. */
