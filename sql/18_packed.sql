@@ -57,6 +57,27 @@ SELECT bpindex_check('pk_asc_bp', true);
 SELECT * FROM bp_matrix('pk asc ins', 'pk_asc', 'k', ARRAY['50000', '50001', '79999', '80000']);
 SELECT * FROM bp_failures('pk asc ins');
 
+-- an ascending insert that outgrows a leaf's codec re-encodes the leaf
+-- with its blocks packed, so the stream goes on appending into new
+-- blocks: spread over every block, its inserts would go through the log
+-- and flush (and with a second stream below it, redistribute the leaf)
+CREATE TABLE pk_recode (k int8);
+INSERT INTO pk_recode SELECT g FROM generate_series(1, 200) g;
+CREATE INDEX pk_recode_bp ON pk_recode USING bpindex (k);
+SELECT entries, encoding, key_bytes FROM bpindex_leaves('pk_recode_bp');
+INSERT INTO pk_recode VALUES (100000000);
+SELECT entries, encoding, key_bytes FROM bpindex_leaves('pk_recode_bp');
+SELECT count(DISTINCT block) AS blocks_in_use FROM bpindex_page_items('pk_recode_bp', 1)
+WHERE region = 'block';
+INSERT INTO pk_recode SELECT 100000000 + g FROM generate_series(1, 300) g;
+SELECT count(*) FILTER (WHERE region = 'log') AS log_entries,
+       count(DISTINCT block) FILTER (WHERE region = 'block') AS blocks_in_use
+FROM bpindex_page_items('pk_recode_bp', 1);
+SELECT bpindex_check('pk_recode_bp', true);
+VACUUM ANALYZE pk_recode;
+SELECT * FROM bp_matrix('pk recode', 'pk_recode', 'k', ARRAY['1', '200', '100000000', '100000150', '100000300']);
+SELECT * FROM bp_failures('pk recode');
+
 -- ascending timestamps, one per second
 CREATE TABLE pk_ts (k timestamptz);
 INSERT INTO pk_ts SELECT timestamptz '2024-01-01 00:00:00+00' + g * interval '1 second'
@@ -194,5 +215,5 @@ SELECT encoding, count(*) > 0 AS some FROM bpindex_leaves('pk_asc_plain') GROUP 
 -- bpindex_leaves refuses an index of another access method
 SELECT * FROM bpindex_leaves('pg_class_oid_index');
 
-DROP TABLE pk_asc, pk_ts, pk_rand, pk_fk, pk_small, pk_uuid, pk_multi, pk_float;
+DROP TABLE pk_asc, pk_recode, pk_ts, pk_rand, pk_fk, pk_small, pk_uuid, pk_multi, pk_float;
 DROP FUNCTION pk_widths(regclass), pk_size(regclass, regclass);

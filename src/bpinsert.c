@@ -330,17 +330,25 @@ recode_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	char	   *highkey = copy_fence(page, desc->width, true);
 	char	   *items;
 	int			n;
+	int			pos;
 	bool		fits;
 
 	bp_leaf_open(&leaf, page, desc);
 	items = leaf_items(state, &leaf, &n);
-	insert_sorted(items, n++, slot, desc);
+	pos = insert_sorted(items, n++, slot, desc);
 	fits = n <= bp_leaf_plan(desc, &state->options, items, n, lowkey, highkey,
 							 NULL, &plan);
 	if (fits)
 	{
+		/*
+		 * An entry above all others (an ascending stream outgrowing the
+		 * codec) leaves the blocks packed, so that the stream goes on
+		 * appending into new blocks; spread evenly, every block would be
+		 * in use and the stream's next inserts would go through the log.
+		 */
 		memcpy(copy.data, page, BLCKSZ);
-		bp_leaf_fill(copy.data, desc, &plan, items, n, lowkey, highkey, false);
+		bp_leaf_fill(copy.data, desc, &plan, items, n, lowkey, highkey,
+					 pos == n - 1);
 		BpPageGetOpaque(copy.data)->rightlink = BpPageGetOpaque(page)->rightlink;
 		bp_install_page(index, buf, copy.data);
 	}
