@@ -138,38 +138,13 @@ extern const char *bpc_load(const uint8_t *in, int natts,
 /* A 2-, 4- or 8-byte big-endian number at in, read with one load. */
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
 	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define BPC_LOAD_BE(bits, in) \
-	((uint64_t) __builtin_bswap##bits(bpc_load_u##bits(in)))
+#define BPC_LOAD_BE(bits, in) __extension__ ({ \
+	uint##bits##_t loaded_; \
+	memcpy(&loaded_, (in), sizeof(loaded_)); \
+	(uint64_t) __builtin_bswap##bits(loaded_); })
 #else
 #define BPC_LOAD_BE(bits, in) bpc_load_be_bytes(in, (bits) / 8)
 #endif
-
-static inline uint16_t
-bpc_load_u16(const uint8_t *in)
-{
-	uint16_t	v;
-
-	memcpy(&v, in, 2);
-	return v;
-}
-
-static inline uint32_t
-bpc_load_u32(const uint8_t *in)
-{
-	uint32_t	v;
-
-	memcpy(&v, in, 4);
-	return v;
-}
-
-static inline uint64_t
-bpc_load_u64(const uint8_t *in)
-{
-	uint64_t	v;
-
-	memcpy(&v, in, 8);
-	return v;
-}
 
 /* Read width (0..8) bytes big-endian, one byte at a time. */
 static inline uint64_t
