@@ -1127,6 +1127,56 @@ stored_run_count(const char *region, int b)
 }
 
 /*
+ * The heap TIDs of the count consecutive encoded entries at run into out,
+ * for TID codes of block_width and offset_width bytes (constants where
+ * inlined, so that each width has a loop of its own).
+ */
+static pg_attribute_always_inline void
+decode_run_tids(const BpCodec *codec, const char *run, int count,
+				int block_width, int offset_width, ItemPointerData *out)
+{
+	const uint8 *p = (const uint8 *) run + codec->tid_position;
+
+	for (int i = 0; i < count; i++, p += codec->width)
+		ItemPointerSet(&out[i],
+					   codec->block_base +
+					   (uint32) bpc_get_big_endian(p, block_width),
+					   (OffsetNumber) bpc_get_big_endian(p + block_width,
+														 offset_width));
+}
+
+/* The heap TIDs of the count consecutive entries at run of a packed leaf. */
+static void
+packed_run_tids(const BpCodec *codec, const char *run, int count,
+				ItemPointerData *out)
+{
+	bool		wide_offsets = codec->offset_width == 2;
+
+	switch (codec->block_width)
+	{
+		case 0:
+			decode_run_tids(codec, run, count, 0, wide_offsets ? 2 : 1, out);
+			break;
+		case 1:
+			if (wide_offsets)
+				decode_run_tids(codec, run, count, 1, 2, out);
+			else
+				decode_run_tids(codec, run, count, 1, 1, out);
+			break;
+		case 2:
+			if (wide_offsets)
+				decode_run_tids(codec, run, count, 2, 2, out);
+			else
+				decode_run_tids(codec, run, count, 2, 1, out);
+			break;
+		default:
+			decode_run_tids(codec, run, count, codec->block_width,
+							codec->offset_width, out);
+			break;
+	}
+}
+
+/*
  * The heap TIDs of every entry of the leaf into out, in no particular
  * order, skipping marked entries if skip_dead; returns their count.
  */
@@ -1141,6 +1191,13 @@ bp_leaf_tids(BpLeaf *leaf, bool skip_dead, ItemPointerData *out)
 	{
 		int			count = stored_run_count(region, b);
 
+		if (leaf->packed && !marks)
+		{
+			packed_run_tids(&leaf->codec, stored_entry_at(region, b, 0), count,
+							out + n);
+			n += count;
+			continue;
+		}
 		for (int i = 0; i < count; i++)
 		{
 			const char *stored = stored_entry_at(region, b, i);
