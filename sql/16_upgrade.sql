@@ -34,6 +34,15 @@ FROM bpindex_stats('up_t2_bp');
 SELECT has_function_privilege('public', 'bpindex_stats(regclass)', 'EXECUTE') AS stats_public,
        has_function_privilege('pg_stat_scan_tables', 'bpindex_stats(regclass)', 'EXECUTE') AS stats_scan_tables;
 DROP TABLE up_t2;
+-- 1.4: operator classes of variable-length keys
+CREATE TABLE up_text (t text);
+INSERT INTO up_text SELECT md5(i::text) FROM generate_series(1, 2000) i;
+CREATE INDEX up_text_bp ON up_text USING bpindex (t);
+SELECT bpindex_check('up_text_bp', true);
+SET enable_seqscan = off;
+SELECT count(*) FROM up_text WHERE t < '1';
+RESET enable_seqscan;
+DROP TABLE up_text;
 SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;
 SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;

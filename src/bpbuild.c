@@ -35,6 +35,7 @@
 #include "storage/smgr.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/memutils.h"
 #include "utils/tuplesort.h"
 
 #include "bpindex.h"
@@ -100,6 +101,8 @@ typedef struct BpBuildState
 
 	char	   *leaf_items;		/* entries of the leaf being filled */
 	int			nleaf;
+	MemoryContext keys_cxt;		/* copies of their keys and the low key's */
+	MemoryContext level_cxt;	/* copies of the keys of the downlinks */
 	BpLeafPlanner planner;		/* plans the leaf from its entries */
 	bool		have_lowkey;
 	char	   *lowkey;			/* low key of the leaf being filled */
@@ -126,7 +129,7 @@ choose_layout(Relation index, BpSlotDesc *desc, BpaLayout *layout,
 	bp_layout_for_options(&opts, desc->ncolumns, desc->width,
 						  RelationGetRelationName(index),
 						  layout);
-	*internal_capacity = bp_internal_capacity(desc->width);
+	*internal_capacity = bp_internal_capacity(desc->width, desc->has_keys);
 }
 
 /* Fill page as the metapage of an index with this shape. */
@@ -148,6 +151,24 @@ fill_metapage(Page page, const BpSlotDesc *desc, const BpaLayout *layout,
 	meta->fillfactor = fillfactor;
 	meta->internal_capacity = internal_capacity;
 	meta->leaf_layout = *layout;
+}
+
+/*
+ * Copy the keys of the logical slot (in place) into cxt, if it has any, so
+ * that they outlive where the slot came from.
+ */
+static void
+keep_keys(const BpSlotDesc *desc, char *slot, MemoryContext cxt)
+{
+	MemoryContext old;
+	char	   *copy;
+
+	if (!desc->has_keys)
+		return;
+	old = MemoryContextSwitchTo(cxt);
+	copy = bp_copy_slot(desc, slot);
+	MemoryContextSwitchTo(old);
+	memcpy(slot, copy, desc->width);
 }
 
 /* Append a downlink to the list of a level. */
@@ -192,6 +213,26 @@ write_page(BpBuildState *state)
 }
 
 /*
+ * Copy the keys of the entries left for the next leaf and of its low key
+ * into a new context and free the old one with the keys of the leaves
+ * written.
+ */
+static void
+renew_keys(BpBuildState *state)
+{
+	MemoryContext old = state->keys_cxt;
+
+	state->keys_cxt = AllocSetContextCreate(CurrentMemoryContext,
+											"bpindex build keys",
+											ALLOCSET_DEFAULT_SIZES);
+	keep_keys(&state->desc, state->lowkey, state->keys_cxt);
+	for (int k = 0; k < state->nleaf; k++)
+		keep_keys(&state->desc, state->leaf_items + (Size) k * state->desc.width,
+				  state->keys_cxt);
+	MemoryContextDelete(old);
+}
+
+/*
  * Write the first n entries of the leaf being filled, as planned, and keep
  * the rest as the start of the next leaf.  highkey is the first entry of
  * the next leaf, or NULL for the rightmost leaf.
@@ -211,12 +252,17 @@ flush_leaf(BpBuildState *state, int n, const char *highkey,
 	blkno = write_page(state);
 	level_append(&state->level, state->have_lowkey ? state->lowkey : NULL,
 				 blkno, width);
+	if (state->have_lowkey)
+		keep_keys(&state->desc, state->level.pivots +
+				  (Size) (state->level.n - 1) * width, state->level_cxt);
 	if (highkey)
 		memcpy(state->lowkey, highkey, width);
 	state->have_lowkey = true;
 	state->nleaf -= n;
 	memmove(state->leaf_items, state->leaf_items + (Size) n * width,
 			(Size) state->nleaf * width);
+	if (state->desc.has_keys && highkey)
+		renew_keys(state);
 	bp_leaf_planner_start(&state->planner, &state->desc, &state->options);
 	for (int k = 0; k < state->nleaf; k++)
 		bp_leaf_planner_add(&state->planner, state->leaf_items + (Size) k * width);
@@ -270,32 +316,42 @@ flush_full_leaf(BpBuildState *state, const char *slot)
 		const BpLeafPlan *current = bp_leaf_planner_current(&state->planner,
 															lowkey, slot);
 
-		if (state->nleaf < bpa_fill_target(&current->layout, state->fillfactor))
+		if (state->nleaf < current->fill_target)
 			return;
-		if (state->nleaf <= bpa_block_capacity(&current->layout))
+		if (state->nleaf <= current->capacity)
 		{
 			BpLeafPlan	plan;
 			int			capacity = bp_leaf_planner_plan(&state->planner, lowkey,
 														slot, NULL, NULL, 0,
 														&plan);
 
-			flush_leaf(state, state->nleaf, slot,
-					   state->nleaf <= capacity ? &plan : current);
-			return;
+			/* a keyed plan holds the keys of its own fences only */
+			if (state->nleaf <= capacity || !state->desc.has_keys)
+			{
+				flush_leaf(state, state->nleaf, slot,
+						   state->nleaf <= capacity ? &plan : current);
+				return;
+			}
 		}
 		flush_fitting_prefix(state);
 	}
 }
 
-/* Add the next entry, in sorted order, to the leaf level. */
+/*
+ * Add the next entry, in sorted order, to the leaf level; its keys may
+ * live only until the next entry is read.
+ */
 static void
 add_sorted_entry(BpBuildState *state, const char *slot)
 {
+	char	   *item;
+
 	flush_full_leaf(state, slot);
-	memcpy(state->leaf_items + (Size) state->nleaf * state->desc.width, slot,
-		   state->desc.width);
+	item = state->leaf_items + (Size) state->nleaf * state->desc.width;
+	memcpy(item, slot, state->desc.width);
+	keep_keys(&state->desc, item, state->keys_cxt);
 	state->nleaf++;
-	bp_leaf_planner_add(&state->planner, slot);
+	bp_leaf_planner_add(&state->planner, item);
 }
 
 /*
@@ -312,29 +368,26 @@ write_internal_level(BpBuildState *state, const BpLevelItems *items,
 	BpLevelItems parents = {0};
 	Page		page = state->page.data;
 
-	for (int first = 0; first < items->n; first += per_page)
+	for (int first = 0, n; first < items->n; first += n)
 	{
-		int			n = Min(per_page, items->n - first);
-		bool		has_next = first + n < items->n;
-		BpInternalHeader *header;
 		BlockNumber blkno;
 
-		bp_init_page(page, BP_INTERNAL | (first > 0 ? BP_HAS_LOW : 0) |
-					 (has_next ? BP_HAS_HIGH : 0), level);
-		memcpy(bp_page_lowkey(page), items->pivots + (Size) first * width, width);
-		if (has_next)
+		/* as many as fit, keys included: each page holds two at least */
+		for (n = Min(per_page, items->n - first);; n = Max(2, n * 3 / 4))
 		{
-			memcpy(bp_page_highkey(page, width),
-				   items->pivots + (Size) (first + n) * width, width);
-			BpPageGetOpaque(page)->rightlink = state->next_blkno + 1;
+			const char *pivots = items->pivots + (Size) first * width;
+			bool		has_next = first + n < items->n;
+
+			if (bp_internal_fill(&state->desc, page, level, state->internal_capacity,
+								 first > 0 ? pivots : NULL,
+								 has_next ? pivots + (Size) n * width : NULL,
+								 items->children + first, pivots, n))
+				break;
+			if (n <= 2)
+				elog(ERROR, "bpindex: the keys of two downlinks do not fit an internal page");
 		}
-		header = bp_internal_header(page, width);
-		header->nitems = n;
-		header->capacity = state->internal_capacity;
-		memcpy(bp_internal_children(page, width), items->children + first,
-			   sizeof(BlockNumber) * n);
-		memcpy(bp_internal_pivot(page, width, 0),
-			   items->pivots + (Size) first * width, (Size) n * width);
+		if (first + n < items->n)
+			BpPageGetOpaque(page)->rightlink = state->next_blkno + 1;
 		blkno = write_page(state);
 		level_append(&parents, items->pivots + (Size) first * width, blkno,
 					 width);
@@ -644,10 +697,12 @@ flush_last_leaf(BpBuildState *state)
 			flush_leaf(state, state->nleaf, NULL, &plan);
 			return;
 		}
-		bp_leaf_plan(&state->desc, &state->options, state->leaf_items, n,
-					 state->have_lowkey ? state->lowkey : NULL,
-					 state->leaf_items + (Size) n * width, NULL, &plan);
-		flush_leaf(state, n, state->leaf_items + (Size) n * width, &plan);
+		if (n <= bp_leaf_plan(&state->desc, &state->options, state->leaf_items, n,
+							  state->have_lowkey ? state->lowkey : NULL,
+							  state->leaf_items + (Size) n * width, NULL, &plan))
+			flush_leaf(state, n, state->leaf_items + (Size) n * width, &plan);
+		else
+			flush_fitting_prefix(state);
 	}
 }
 
@@ -660,6 +715,12 @@ load_leaves(BpBuildState *state)
 
 	state->leaf_items = palloc((Size) (BLCKSZ / 2 + 1) * state->desc.width);
 	state->lowkey = palloc0(state->desc.width);
+	state->keys_cxt = AllocSetContextCreate(CurrentMemoryContext,
+											"bpindex build keys",
+											ALLOCSET_DEFAULT_SIZES);
+	state->level_cxt = AllocSetContextCreate(CurrentMemoryContext,
+											 "bpindex build downlink keys",
+											 ALLOCSET_DEFAULT_SIZES);
 	bp_leaf_planner_start(&state->planner, &state->desc, &state->options);
 	while (next_sorted_entry(state, done, entry))
 	{

@@ -58,6 +58,9 @@ typedef struct CheckState
 	Snapshot	snapshot;		/* for heapallindexed, taken before the walk */
 	Bitmapset  *in_tree;		/* pages the walk found in the tree */
 	FullTransactionId start;	/* next full xid when the check began */
+	char	   *low;			/* a page's fences as logical slots */
+	char	   *high;
+	char	   *fingerprint;	/* an entry's bytes for the bloom filter */
 } CheckState;
 
 /* A copy of an internal page's children, pivots and fences. */
@@ -68,6 +71,7 @@ typedef struct InternalCopy
 	char	   *pivots;
 	uint16		flags;
 	char	   *highkey;
+	char	   *keys;			/* a copy of the page, where keys point */
 } InternalCopy;
 
 /* Report the first violation found. */
@@ -88,6 +92,48 @@ compare_entries(CheckState *state, const char *a, const char *b)
 	return bp_compare_slots(a, b, &state->slot);
 }
 
+/* The low key of a locked page as a logical slot (in state->low). */
+static const char *
+low_fence(CheckState *state, Page page)
+{
+	return bp_page_fence(&state->slot, page, false, state->low);
+}
+
+/* The high key of a locked page as a logical slot (in state->high). */
+static const char *
+high_fence(CheckState *state, Page page)
+{
+	return bp_page_fence(&state->slot, page, true, state->high);
+}
+
+/*
+ * The bytes of an entry that the bloom filter of heapallindexed holds:
+ * the slot itself, or with keys, the slot without their references
+ * followed by the keys' bytes.  Returns their length.
+ */
+static Size
+entry_fingerprint(CheckState *state, const char *slot)
+{
+	const BpSlotDesc *desc = &state->slot;
+	char	   *out = state->fingerprint;
+	Size		len = desc->width;
+
+	memcpy(out, slot, desc->width);
+	((ItemPointer) out)->ip_posid &= ~BP_TID_DEAD_BIT;
+	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	{
+		const char *key;
+
+		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
+			continue;
+		key = bp_key_field_value(NULL, slot + desc->att_offset[i]);
+		bp_set_key_ref(out + desc->att_offset[i], 0);
+		memcpy(out + len, VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
+		len += VARSIZE_ANY_EXHDR(key);
+	}
+	return len;
+}
+
 /* Check a leaf's BPA and that its entries lie within its fences. */
 static void
 check_leaf(CheckState *state, BlockNumber blkno, Page page)
@@ -104,17 +150,21 @@ check_leaf(CheckState *state, BlockNumber blkno, Page page)
 						 problem);
 	n = bp_leaf_sorted(&leaf, NULL, NULL, NULL, false, state->items, &state->work);
 	if (n > 0 && (flags & BP_HAS_LOW) &&
-		compare_entries(state, state->items, bp_page_lowkey(page)) < 0)
+		compare_entries(state, state->items, low_fence(state, page)) < 0)
 		report_violation(state, blkno, "%s", "A leaf entry lies below the leaf's low key.");
 	if (n > 0 && (flags & BP_HAS_HIGH) &&
 		compare_entries(state, state->items + (Size) (n - 1) * state->width,
-			bp_page_highkey(page, state->width)) >= 0)
+						high_fence(state, page)) >= 0)
 		report_violation(state, blkno, "%s", "A leaf entry lies at or above the leaf's high key.");
 	if (state->entries)
 		for (int i = 0; i < n; i++)
+		{
+			Size		len = entry_fingerprint(state, state->items +
+											(Size) i * state->width);
+
 			bloom_add_element(state->entries,
-							  (unsigned char *) state->items + (Size) i * state->width,
-							  state->width);
+							  (unsigned char *) state->fingerprint, len);
+		}
 	state->nentries += n;
 }
 
@@ -130,14 +180,15 @@ copy_internal(CheckState *state, BlockNumber blkno, Page page, InternalCopy *cop
 	copy->children = palloc(sizeof(BlockNumber) * copy->nitems);
 	copy->pivots = palloc((Size) copy->nitems * width);
 	copy->highkey = palloc(width);
+	copy->keys = palloc(BLCKSZ);
+	memcpy(copy->keys, page, BLCKSZ);
 	memcpy(copy->children, bp_internal_children(page, width),
 		   sizeof(BlockNumber) * copy->nitems);
-	memcpy(copy->pivots, bp_internal_pivot(page, width, 0),
-		   (Size) copy->nitems * width);
-	memcpy(copy->highkey, bp_page_highkey(page, width), width);
+	bp_internal_pivots(&state->slot, page, copy->keys, copy->pivots);
+	bp_page_fence_into(&state->slot, page, copy->keys, true, copy->highkey);
 
 	if ((opaque->flags & BP_HAS_LOW) &&
-		compare_entries(state, copy->pivots, bp_page_lowkey(page)) != 0)
+		compare_entries(state, copy->pivots, low_fence(state, page)) != 0)
 		report_violation(state, blkno, "%s", "The first pivot differs from the page's low key.");
 	for (int i = 1; i < copy->nitems; i++)
 	{
@@ -145,7 +196,7 @@ copy_internal(CheckState *state, BlockNumber blkno, Page page, InternalCopy *cop
 
 		if (i > 1 && compare_entries(state, pivot - width, pivot) >= 0)
 			report_violation(state, blkno, "%s", "The pivots are not strictly ascending.");
-		if ((opaque->flags & BP_HAS_LOW) && compare_entries(state, pivot, bp_page_lowkey(page)) <= 0)
+		if ((opaque->flags & BP_HAS_LOW) && compare_entries(state, pivot, low_fence(state, page)) <= 0)
 			report_violation(state, blkno, "%s", "A pivot lies at or below the page's low key.");
 		if ((opaque->flags & BP_HAS_HIGH) && compare_entries(state, pivot, copy->highkey) >= 0)
 			report_violation(state, blkno, "%s", "A pivot lies at or above the page's high key.");
@@ -173,7 +224,7 @@ child_matches(CheckState *state, const InternalCopy *parent, int i, Page child)
 			return false;
 	}
 	else if (!(flags & BP_HAS_LOW) ||
-			 compare_entries(state, bp_page_lowkey(child),
+			 compare_entries(state, low_fence(state, child),
 				 parent->pivots + (Size) i * state->width) != 0)
 		return false;
 
@@ -181,7 +232,7 @@ child_matches(CheckState *state, const InternalCopy *parent, int i, Page child)
 		return bound == NULL;
 	if (bound == NULL)
 		return (flags & BP_INCOMPLETE_SPLIT) != 0;
-	c = compare_entries(state, bp_page_highkey(child, state->width), bound);
+	c = compare_entries(state, high_fence(state, child), bound);
 	return c == 0 || (c < 0 && (flags & BP_INCOMPLETE_SPLIT));
 }
 
@@ -319,10 +370,12 @@ check_level(CheckState *state, BlockNumber leftmost, uint16 level)
 	BlockNumber blkno = leftmost;
 	BlockNumber below = InvalidBlockNumber;
 	char	   *prev_high = palloc(state->width);
+	char	   *prev_high_keys = palloc(BP_KEYS_BUFSIZE);
 	bool		first = true;
 	BlockNumber visited = 0;
 
 	char	   *deleted_high = palloc(state->width);
+	char	   *deleted_high_keys = palloc(BP_KEYS_BUFSIZE);
 	bool		after_deleted = false;
 
 	for (;;)
@@ -344,10 +397,11 @@ check_level(CheckState *state, BlockNumber leftmost, uint16 level)
 			 * leaf's low key).
 			 */
 			if (!first && (!(opaque->flags & BP_HAS_LOW) ||
-						   compare_entries(state, bp_page_lowkey(page),
+						   compare_entries(state, low_fence(state, page),
 										   after_deleted ? deleted_high : prev_high) != 0))
 				report_violation(state, blkno, "%s", "A deleted page reached through a right-link does not continue its left neighbour's range.");
-			memcpy(deleted_high, bp_page_highkey(page, state->width), state->width);
+			bp_slot_copy_keys(&state->slot, high_fence(state, page), deleted_high,
+							  deleted_high_keys, false);
 			after_deleted = true;
 			UnlockReleaseBuffer(buf);
 			if (++visited > state->nblocks)
@@ -359,15 +413,17 @@ check_level(CheckState *state, BlockNumber leftmost, uint16 level)
 		if (first ? (opaque->flags & BP_HAS_LOW) != 0 && !after_deleted :
 			!(opaque->flags & BP_HAS_LOW) ||
 			(after_deleted ?
-			 compare_entries(state, bp_page_lowkey(page), prev_high) < 0 ||
-			 compare_entries(state, bp_page_lowkey(page), deleted_high) > 0 :
-			 compare_entries(state, bp_page_lowkey(page), prev_high) != 0))
+			 compare_entries(state, low_fence(state, page), prev_high) < 0 ||
+			 compare_entries(state, low_fence(state, page), deleted_high) > 0 :
+			 compare_entries(state, low_fence(state, page), prev_high) != 0))
 			report_violation(state, blkno, "%s", "The page's low key is not its left neighbour's high key.");
 		after_deleted = false;
 		if ((opaque->flags & BP_HAS_LOW) && !last &&
-			compare_entries(state, bp_page_lowkey(page), bp_page_highkey(page, state->width)) >= 0)
+			compare_entries(state, low_fence(state, page), high_fence(state, page)) >= 0)
 			report_violation(state, blkno, "%s", "The page's low key is not below its high key.");
-		memcpy(prev_high, bp_page_highkey(page, state->width), state->width);
+		if (!last)
+			bp_slot_copy_keys(&state->slot, high_fence(state, page), prev_high,
+							  prev_high_keys, false);
 
 		if (level == 0)
 		{
@@ -390,7 +446,9 @@ check_level(CheckState *state, BlockNumber leftmost, uint16 level)
 		first = false;
 	}
 	pfree(prev_high);
+	pfree(prev_high_keys);
 	pfree(deleted_high);
+	pfree(deleted_high_keys);
 	return below;
 }
 
@@ -444,8 +502,12 @@ heap_tuple_present(Relation index, ItemPointer tid, Datum *values,
 	CheckState *state = (CheckState *) arg;
 	char	   *slot = state->items;
 
+	Size		len;
+
 	bp_form_slot(&state->slot, slot, values, isnull, tid);
-	if (bloom_lacks_element(state->entries, (unsigned char *) slot, state->width))
+	len = entry_fingerprint(state, slot);
+	if (bloom_lacks_element(state->entries, (unsigned char *) state->fingerprint,
+							len))
 		ereport(ERROR,
 				(errcode(ERRCODE_INDEX_CORRUPTED),
 				 errmsg("heap tuple (%u,%u) from table \"%s\" lacks matching index entry in index \"%s\"",
@@ -500,6 +562,9 @@ bpindex_check(PG_FUNCTION_ARGS)
 	bp_leaf_work_init(&state.work, &state.slot);
 	/* a leaf holds fewer entries than half its bytes: each takes 2 or more */
 	state.items = palloc((Size) (BLCKSZ / 2) * state.width);
+	state.low = palloc(state.width);
+	state.high = palloc(state.width);
+	state.fingerprint = palloc(state.width + BP_KEYS_BUFSIZE);
 	if (PG_GETARG_BOOL(1))
 	{
 		state.snapshot = RegisterSnapshot(GetTransactionSnapshot());

@@ -18,6 +18,7 @@
 #include "nodes/execnodes.h"
 #include "optimizer/optimizer.h"
 #include "storage/smgr.h"
+#include "utils/pg_locale.h"
 #include "utils/rel.h"
 
 /*
@@ -145,6 +146,25 @@ bp_build_workers(Relation heap, Relation index, IndexInfo *indexInfo)
 		return 0;
 	return plan_create_index_workers(RelationGetRelid(heap),
 									 RelationGetRelid(index));
+}
+#endif
+
+/*
+ * Does the collation order strings bytewise (C, POSIX)?  17 replaced
+ * lc_collate_is_c() by a field of the collation's locale.
+ */
+#if PG_VERSION_NUM >= 170000
+static inline bool
+bp_collation_is_c(Oid collation)
+{
+	return OidIsValid(collation) &&
+		pg_newlocale_from_collation(collation)->collate_is_c;
+}
+#else
+static inline bool
+bp_collation_is_c(Oid collation)
+{
+	return OidIsValid(collation) && lc_collate_is_c(collation);
 }
 #endif
 

@@ -264,8 +264,9 @@ add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
 	if (att->attlen <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("bpindex cannot index column \"%s\": type %s is variable-length",
-						elem->name, format_type_be(att->atttypid))));
+				 errmsg("hypothetical bpindex indexes cannot have column \"%s\": type %s is variable-length",
+						elem->name, format_type_be(att->atttypid)),
+				 errhint("Create the index itself: bpindex indexes variable-length keys, but its cost model does not estimate their size yet.")));
 	opclass = ResolveOpClass(elem->opclass, att->atttypid, "bpindex", amoid);
 	hypo->opfamily[i] = get_opclass_family(opclass);
 	hypo->opcintype[i] = get_opclass_input_type(opclass);

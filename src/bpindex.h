@@ -68,7 +68,8 @@ typedef struct BpPageOpaqueData
 	uint16		level;			/* 0 for leaves */
 	BlockNumber rightlink;		/* right sibling, if BP_HAS_HIGH */
 	uint16		page_id;		/* BP_PAGE_ID */
-	uint16		reserved;
+	uint16		key_low;		/* start of the key area, which ends at
+								 * pd_lower; 0 if the page has none */
 } BpPageOpaqueData;
 
 typedef BpPageOpaqueData *BpPageOpaque;
@@ -133,8 +134,31 @@ typedef enum BpCompareKind
 	BP_CMP_BOOL,
 	BP_CMP_FLOAT4,
 	BP_CMP_FLOAT8,
-	BP_CMP_BYTES				/* uuid: memcmp */
+	BP_CMP_BYTES,				/* uuid: memcmp */
+	BP_CMP_PREFIX				/* variable-length, bytewise order: the
+								 * key prefixes decide unless equal */
 } BpCompareKind;
+
+/*
+ * A variable-length key column takes a field of BP_KEY_FIELD_SIZE bytes in
+ * a slot: the first BP_KEY_PREFIX_SIZE bytes of the key (without trailing
+ * blanks for bpchar), zero-padded, then a reference to the whole key, a
+ * varlena without compression or TOAST.  In a slot stored on a page the
+ * reference is the key's byte offset in that page's key area; in a logical
+ * slot in memory it is a pointer.  Offsets are below BLCKSZ and pointers
+ * never are, so that one comparison tells them apart.
+ */
+#define BP_KEY_PREFIX_SIZE	8
+#define BP_KEY_FIELD_SIZE	16
+#define BP_KEY_REF_OFFSET	BP_KEY_PREFIX_SIZE
+
+/*
+ * Largest sum of the variable-length keys of an entry, in bytes with their
+ * headers as a key area stores them; and room for such keys elsewhere
+ * (headers of 4 bytes, aligned).
+ */
+#define BP_MAX_KEY_SIZE		(BLCKSZ / 10)
+#define BP_KEYS_BUFSIZE		(BP_MAX_KEY_SIZE + 8 * INDEX_MAX_KEYS)
 
 /*
  * The high bits of the heap TID's offset number in a slot, which heap
@@ -165,8 +189,12 @@ typedef struct BpSlotDesc
 	bool		nulls_in_tid;	/* null bits in the TID's offset number */
 	uint16		null_offset;	/* offset of the null bitmap otherwise */
 	uint16		att_offset[INDEX_MAX_KEYS];
-	int16		att_len[INDEX_MAX_KEYS];
+	int16		att_len[INDEX_MAX_KEYS];	/* typlen: -1 for a key field */
 	bool		att_byval[INDEX_MAX_KEYS];
+	bool		has_keys;		/* a key column is variable-length */
+	bool		blank_padded[INDEX_MAX_KEYS];	/* bpchar: prefixes skip
+												 * trailing blanks */
+	Oid			index_oid;		/* for errors */
 	Oid			collation[INDEX_MAX_KEYS];
 	FmgrInfo   *cmp_proc[INDEX_MAX_KEYS];	/* support function 1 */
 	BpCompareKind cmp_kind[INDEX_MAX_KEYS];
@@ -242,15 +270,61 @@ bp_fetch_byval(const char *p, int16 len)
 	}
 }
 
-/* Column att of slot; by-reference values point into the slot. */
+/* The reference of a key field: an offset in a page or a pointer. */
+static inline uint64
+bp_key_ref(const char *field)
+{
+	uint64		ref;
+
+	memcpy(&ref, field + BP_KEY_REF_OFFSET, sizeof(ref));
+	return ref;
+}
+
+/* Make the key field refer to ref. */
+static inline void
+bp_set_key_ref(char *field, uint64 ref)
+{
+	memcpy(field + BP_KEY_REF_OFFSET, &ref, sizeof(ref));
+}
+
+extern const char *bp_page_key(const char *page, uint64 offset);
+
+/*
+ * The key a key field refers to: for an offset, the key at that offset of
+ * page, which must then be given, checked to lie in its key area.
+ */
+static inline const char *
+bp_key_field_value(const char *page, const char *field)
+{
+	uint64		ref = bp_key_ref(field);
+
+	if (ref < BLCKSZ)
+		return bp_page_key(page, ref);
+	return (const char *) (uintptr_t) ref;
+}
+
+/*
+ * Column att of slot, a slot of page if page is not NULL (its keys may be
+ * offsets there); by-reference values point into the slot or to its key.
+ */
 static inline Datum
-bp_slot_datum(const BpSlotDesc *desc, const char *slot, int att)
+bp_slot_datum_in(const BpSlotDesc *desc, const char *page, const char *slot,
+				 int att)
 {
 	const char *p = slot + desc->att_offset[att];
 
 	if (desc->att_byval[att])
 		return bp_fetch_byval(p, desc->att_len[att]);
+	if (desc->att_len[att] == -1)
+		return PointerGetDatum(bp_key_field_value(page, p));
 	return PointerGetDatum(p);
+}
+
+/* Column att of a logical slot. */
+static inline Datum
+bp_slot_datum(const BpSlotDesc *desc, const char *slot, int att)
+{
+	return bp_slot_datum_in(desc, NULL, slot, att);
 }
 
 /*
@@ -290,6 +364,7 @@ bp_compare_inline(BpCompareKind kind, const char *value, Datum argument,
 
 				return BP_CMP3(c, 0);
 			}
+		case BP_CMP_PREFIX:
 		case BP_CMP_FMGR:
 			break;
 	}
@@ -319,18 +394,28 @@ typedef struct BpLeaf
 	const BpSlotDesc *desc;
 	char	   *region;			/* its BPA */
 	bool		packed;
+	bool		keyed;			/* entries refer to keys in the page */
+	const char *keys;			/* where logical slots read from the leaf
+								 * point their keys: the page, or a copy of
+								 * it (bp_leaf_copy_keys) */
 	BpCodec		codec;			/* if packed */
 	uint16		width;			/* bytes of a stored entry */
 	BpaCompareFn compare;		/* order of stored entries */
 	void	   *compare_arg;
 } BpLeaf;
 
-/* How a leaf is to store its entries: encoding, codec, BPA layout. */
+/*
+ * How a leaf is to store its entries: encoding, codec, BPA layout, and
+ * how many entries that holds (in slots and, for keyed leaves, key bytes).
+ */
 typedef struct BpLeafPlan
 {
 	bool		packed;
 	BpCodec		codec;
 	BpaLayout	layout;
+	Size		key_room;		/* keyed: bytes for the entries' keys */
+	int			capacity;		/* entries it holds */
+	int			fill_target;	/* entries a build puts in it */
 } BpLeafPlan;
 
 /*
@@ -345,6 +430,9 @@ typedef struct BpLeafPlanner
 	const BpOptions *opts;
 	bool		packable;		/* every entry so far has an image */
 	BpcRange	range;
+	int			nentries;		/* entries added */
+	Size		key_bytes;		/* keyed: bytes their keys take */
+	const char *last;			/* keyed: the entry added last */
 	uint16		layout_width;	/* width of the cached layout, 0: none */
 	BpaLayout	layout;
 	bool		have_plan;		/* plan holds every entry added */
@@ -357,6 +445,7 @@ typedef struct BpLeafWork
 	char	   *scratch;		/* BP_LEAF_SCRATCH_SIZE bytes */
 	char	   *stored;			/* BLCKSZ bytes: stored entries */
 	char	   *slot;			/* one logical slot */
+	char	   *keys;			/* BLCKSZ bytes: a copy of a leaf's keys */
 } BpLeafWork;
 
 /* Everything a backend keeps about an open index (in rd_amcache). */
@@ -397,6 +486,8 @@ typedef struct BpScanKey
 	FmgrInfo	cmp;			/* (index type, argument type) comparison */
 	BpCompareKind kind;			/* inline comparison, if argument has the
 								 * column's type */
+	char		prefix[BP_KEY_PREFIX_SIZE];	/* BP_CMP_PREFIX: the argument's
+											 * key prefix */
 	int			below_limit;	/* value keys: a value whose comparison
 								 * with argument is below this sorts
 								 * before the key's range */
@@ -483,6 +574,8 @@ typedef struct BpScanPos
 	char	   *items;			/* nitems slots */
 	char	   *lowkey;			/* one slot */
 	char	   *highkey;		/* one slot */
+	char	   *keys;			/* keyed index: BLCKSZ bytes, a copy of the
+								 * leaf, where the slots' keys point */
 	int			array_elem;		/* element of the driving array whose
 								 * primitive scan the entries belong to */
 	bool		valid;
@@ -504,6 +597,7 @@ typedef struct BpScanOpaqueData
 	BpScanPos	mark;
 	BpLeafWork	work;
 	char	   *bound;			/* one slot: a leaf's fence while stepping */
+	char	   *bound_keys;		/* its keys, BP_KEYS_BUFSIZE bytes */
 	bool		point;			/* equality on the first column: copy only
 								 * the range of each leaf, then sort it */
 	IndexTuple	itup;			/* itup_size bytes, for index-only scans */
@@ -544,6 +638,26 @@ extern BpCompareKind bp_compare_kind(Oid proc);
 extern int	bp_compare_slot_keys(const BpSlotDesc *desc, const char *a,
 								 const char *b);
 extern int	bp_compare_slots(const void *a, const void *b, void *arg);
+extern int	bp_compare_page_slot_keys(const BpSlotDesc *desc, const char *page,
+									  const char *a, const char *b);
+extern int	bp_compare_page_slots(const BpSlotDesc *desc, const char *page,
+								  const char *a, const char *b);
+extern Size bp_key_stored_size(const char *key);
+extern void bp_page_start_keys(Page page);
+extern Size bp_page_key_room(Page page, Size floor);
+extern Size bp_page_next_key_offset(Page page, Size floor, const char *key);
+extern Size bp_page_add_key(Page page, Size floor, const char *key);
+extern void bp_slot_from_page(const BpSlotDesc *desc, const char *page,
+							  const char *keys, const char *stored, char *out);
+extern Size bp_slot_keys_size(const BpSlotDesc *desc, const char *slot);
+extern Size bp_slot_new_keys_size(const BpSlotDesc *desc, const char *slot,
+								  const char *prev);
+extern bool bp_slot_key_prefixes_valid(const BpSlotDesc *desc,
+									   const char *slot);
+extern void bp_key_prefix(const BpSlotDesc *desc, int att, char *field,
+						  const char *key);
+extern bool bp_slot_to_page(const BpSlotDesc *desc, Page page, Size floor,
+							const char *slot, const char *same, char *dst);
 extern void bp_store_byval(char *dst, Datum value, int16 len);
 extern void bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values,
 						 bool *isnull, ItemPointer tid);
@@ -551,7 +665,7 @@ extern void bp_slot_deform(const BpSlotDesc *desc, const char *slot,
 						   Datum *values, bool *isnull);
 extern Size bp_page_content_size(void);
 extern Size bp_fences_size(uint16 width);
-extern int	bp_internal_capacity(uint16 width);
+extern int	bp_internal_capacity(uint16 width, bool keyed);
 extern bool bp_choose_leaf_layout(const BpOptions *opts, uint16 width,
 								  Size region_room, BpaLayout *layout);
 extern BlockNumber bp_estimate_pages(double ntuples, uint16 width,
@@ -568,12 +682,36 @@ extern void bp_init_deleted_page(Page page, uint16 width, FullTransactionId safe
 extern bool bp_page_recyclable(Page page, uint16 width);
 extern char *bp_page_lowkey(Page page);
 extern char *bp_page_highkey(Page page, uint16 width);
+extern const char *bp_page_slot(const BpSlotDesc *desc, const char *page,
+								const char *stored, char *buf);
+extern const char *bp_page_fence(const BpSlotDesc *desc, const char *page,
+								 bool high, char *buf);
+extern char *bp_copy_page_slot(const BpSlotDesc *desc, const char *page,
+							   const char *stored);
+extern char *bp_copy_slot(const BpSlotDesc *desc, const char *slot);
+extern void bp_slot_copy_keys(const BpSlotDesc *desc, const char *slot,
+							  char *out, char *keys, bool as_offsets);
+extern void bp_slot_resolve_offsets(const BpSlotDesc *desc, char *slot,
+									const char *keys);
+extern void bp_slots_rebase(const BpSlotDesc *desc, char *slots, int n,
+							const char *from, const char *to);
+extern void bp_page_fence_into(const BpSlotDesc *desc, const char *page,
+							   const char *keys, bool high, char *out);
 extern bool bp_slot_within_fences(Page page, const BpSlotDesc *desc,
 								  const char *slot);
 extern BpInternalHeader *bp_internal_header(Page page, uint16 width);
 extern BlockNumber *bp_internal_children(Page page, uint16 width);
 extern char *bp_internal_pivot(Page page, uint16 width, int i);
 extern void bp_internal_open_gap(Page page, uint16 width, int pos);
+extern Size bp_internal_key_floor(Page page, uint16 width);
+extern bool bp_internal_fill(const BpSlotDesc *desc, Page page, uint16 level,
+							 int capacity, const char *lowkey,
+							 const char *highkey, const BlockNumber *children,
+							 const char *pivots, int n);
+extern bool bp_internal_has_room(const BpSlotDesc *desc, Page page,
+								 const char *pivot);
+extern void bp_internal_pivots(const BpSlotDesc *desc, Page page,
+							   const char *keys, char *out);
 extern void bp_set_page_bounds(Page page, uint16 width);
 extern Buffer bp_read_buffer(Relation index, BlockNumber blkno, int lockmode);
 extern Buffer bp_read_buffer_for_cleanup(Relation index, BlockNumber blkno);
@@ -592,6 +730,11 @@ extern bool bp_choose_plain_layout(const BpOptions *opts, int ncolumns,
 								   uint16 width, BpaLayout *layout);
 extern void bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc);
 extern const char *bp_leaf_check_shape(Page page, const BpSlotDesc *desc);
+extern void bp_leaf_copy_keys(BpLeaf *leaf, char *copy);
+extern bool bp_leaf_has_key_room(const BpLeaf *leaf, const char *slot);
+extern const char *bp_leaf_store_keys(BpLeaf *leaf, const char *slot,
+									  char *out, Size *keys_offset,
+									  Size *keys_length);
 extern int	bp_leaf_count(const BpLeaf *leaf);
 extern const BpaLayout *bp_leaf_layout(const BpLeaf *leaf);
 extern const char *bp_leaf_encode(const BpLeaf *leaf, const char *slot,
@@ -655,7 +798,7 @@ extern Buffer bp_descend(Relation index, BpGoRightFn go_right, void *arg,
 						 int lockmode);
 extern Buffer bp_descend_to_level(Relation index, BpGoRightFn go_right,
 								  void *arg, int lockmode, uint16 target_level);
-extern int	bp_choose_child(Page page, uint16 width, BpGoRightFn go_right,
+extern int	bp_choose_child(Page page, const BpSlotDesc *desc, BpGoRightFn go_right,
 							void *arg);
 extern int	bp_gettreeheight(Relation index);
 
@@ -707,10 +850,11 @@ extern Size bp_parallel_scan_size(void);
 extern void bp_initparallelscan(void *target);
 extern void bp_parallelrescan(IndexScanDesc scan);
 extern bool bp_parallel_seize(IndexScanDesc scan, BpParallelNext *next,
-							  char *bound);
+							  char *bound, char *bound_keys);
 extern void bp_parallel_release_after(IndexScanDesc scan, int array_elem,
 									  BlockNumber leaf, BlockNumber rightlink,
-									  const char *bound, uint16 width);
+									  const char *bound,
+									  const BpSlotDesc *desc);
 extern void bp_parallel_release_to_element(IndexScanDesc scan, int array_elem);
 
 /* bpvacuum.c */

@@ -60,15 +60,32 @@ cached_leaf(Relation index, BpIndexState *state, const char *slot)
 	return InvalidBuffer;
 }
 
-/* WAL-log the byte ranges of the leaf's BPA region that an insert changed. */
+/*
+ * WAL-log the byte ranges of the leaf's BPA region that an insert changed,
+ * and the keys it added to the key area (keys_length bytes at
+ * keys_offset) with the area's new bound.
+ */
 static void
-log_touched(Buffer buf, Page page, const char *region, const BpaTouched *touched)
+log_touched(Buffer buf, Page page, const char *region, const BpaTouched *touched,
+			Size keys_offset, Size keys_length)
 {
-	Size		offsets[BPA_MAX_TOUCHED];
+	Size		offsets[BPA_MAX_TOUCHED + 2];
+	Size		lengths[BPA_MAX_TOUCHED + 2];
+	int			n = touched->n;
 
-	for (int i = 0; i < touched->n; i++)
+	for (int i = 0; i < n; i++)
+	{
 		offsets[i] = (region - (char *) page) + touched->offset[i];
-	bp_log_ranges(buf, page, touched->n, offsets, touched->length);
+		lengths[i] = touched->length[i];
+	}
+	if (keys_length > 0)
+	{
+		offsets[n] = keys_offset;
+		lengths[n++] = keys_length;
+		offsets[n] = (char *) &BpPageGetOpaque(page)->key_low - (char *) page;
+		lengths[n++] = sizeof(BpPageGetOpaque(page)->key_low);
+	}
+	bp_log_ranges(buf, page, n, offsets, lengths);
 }
 
 /* What an insert into a leaf's BPA came to. */
@@ -136,12 +153,19 @@ append_to_leaf(Relation index, BpIndexState *state, Buffer buf,
 	int			ascending_block;
 	BpaTouched	touched;
 
+	Size		keys_offset;
+	Size		keys_length;
+
 	bp_leaf_open(&leaf, page, &state->slot);
 	stored = bp_leaf_encode(&leaf, slot, state->work.stored);
-	if (stored == NULL)
+	if (stored == NULL || !bp_leaf_has_key_room(&leaf, slot))
 		return LEAF_RECODE;
 	ascending_block = bpa_ascending_block(leaf.region, stored, leaf.compare,
 										  leaf.compare_arg);
+	/* the log keeps its last slot for flushes (bpa_append_to_log) */
+	if (ascending_block < 0 &&
+		bpa_log_count(leaf.region) + 1 >= bp_leaf_layout(&leaf)->log_size)
+		return LEAF_FLUSH;
 
 	/*
 	 * The appends skip the BPA's duplicate check: PostgreSQL never inserts
@@ -150,18 +174,18 @@ append_to_leaf(Relation index, BpIndexState *state, Buffer buf,
 	 * comparison runs inside the critical section (they may allocate).
 	 */
 	START_CRIT_SECTION();
+	/* a keyed leaf stores the slot with its keys' offsets in its key area */
+	stored = bp_leaf_store_keys(&leaf, stored, state->work.stored,
+								&keys_offset, &keys_length);
 	if (ascending_block >= 0)
 		bpa_store_ascending(leaf.region, ascending_block, stored, &touched);
 	else if (!bpa_append_to_log(leaf.region, stored, &touched))
-		touched.n = 0;
-	if (touched.n > 0)
-	{
-		MarkBufferDirty(buf);
-		if (RelationNeedsWAL(index))
-			log_touched(buf, page, leaf.region, &touched);
-	}
+		elog(PANIC, "bpindex: the log of a leaf is full after all");
+	MarkBufferDirty(buf);
+	if (RelationNeedsWAL(index))
+		log_touched(buf, page, leaf.region, &touched, keys_offset, keys_length);
 	END_CRIT_SECTION();
-	return touched.n > 0 ? LEAF_INSERTED : LEAF_FLUSH;
+	return LEAF_INSERTED;
 }
 
 /*
@@ -180,11 +204,19 @@ flush_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 	BpaInsertResult result;
 	int			n;
 
+	const char *copy_stored;
+	char		keyed_stored[BP_MAX_SLOT_WIDTH];
+	Size		keys_offset;
+	Size		keys_length;
+
 	bp_leaf_open(&leaf, BufferGetPage(buf), &state->slot);
 	stored = bp_leaf_encode(&leaf, slot, state->work.stored);
 	memcpy(copy.data, BufferGetPage(buf), BLCKSZ);
 	bp_leaf_open(&copy_leaf, copy.data, &state->slot);
-	result = bpa_try_insert(copy_leaf.region, stored, copy_leaf.compare,
+	/* the copy takes a keyed slot's keys (append_to_leaf saw room) */
+	copy_stored = bp_leaf_store_keys(&copy_leaf, stored, keyed_stored,
+									 &keys_offset, &keys_length);
+	result = bpa_try_insert(copy_leaf.region, copy_stored, copy_leaf.compare,
 							copy_leaf.compare_arg, state->work.scratch);
 	if (result == BPA_CROWDED)
 	{
@@ -208,7 +240,7 @@ flush_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 			 !(BpPageGetOpaque(leaf.page)->flags & BP_HAS_HIGH)) &&
 			stream_split_point(state, &leaf, stored, n) >= 0)
 			return LEAF_FULL;
-		bpa_redistribute(copy_leaf.region, stored, copy_leaf.compare,
+		bpa_redistribute(copy_leaf.region, copy_stored, copy_leaf.compare,
 						 copy_leaf.compare_arg, state->work.scratch);
 		result = BPA_INSERTED;
 	}
@@ -289,7 +321,10 @@ insert_sorted(char *items, int n, const char *slot, const BpSlotDesc *desc)
 	return lo;
 }
 
-/* A leaf's entries in sorted order, as logical slots, with room for one more. */
+/*
+ * A leaf's entries in sorted order, as logical slots, with room for one
+ * more.  Their keys point where leaf->keys says.
+ */
 static char *
 leaf_items(BpIndexState *state, BpLeaf *leaf, int *n)
 {
@@ -299,24 +334,24 @@ leaf_items(BpIndexState *state, BpLeaf *leaf, int *n)
 	return items;
 }
 
-/* A copy of a fence of page, or NULL if it has none. */
+/* A copy of a fence of page, with its keys, or NULL if it has none. */
 static char *
-copy_fence(Page page, uint16 width, bool high)
+copy_fence(const BpSlotDesc *desc, Page page, bool high)
 {
 	uint16		flags = BpPageGetOpaque(page)->flags;
-	char	   *copy;
 
 	if (!(flags & (high ? BP_HAS_HIGH : BP_HAS_LOW)))
 		return NULL;
-	copy = palloc(width);
-	memcpy(copy, high ? bp_page_highkey(page, width) : bp_page_lowkey(page), width);
-	return copy;
+	return bp_copy_page_slot(desc, page, high ? bp_page_highkey(page, desc->width) :
+							 bp_page_lowkey(page));
 }
 
 /*
- * The codec of the exclusively locked leaf in buf cannot hold slot:
- * rebuild the leaf with slot and a codec chosen for all its entries,
- * WAL-logged.  False, changing nothing, if they do not fit one page.
+ * The codec of the exclusively locked leaf in buf cannot hold slot, or
+ * its key area has no room for slot's keys: rebuild the leaf with slot
+ * and a codec (or key area) chosen for all its entries, WAL-logged.
+ * False, changing nothing, if they do not fit one page, or for keys, if
+ * they fill it beyond its fill target (the leaf splits instead).
  */
 static bool
 recode_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
@@ -326,8 +361,8 @@ recode_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	BpLeaf		leaf;
 	BpLeafPlan	plan;
 	PGAlignedBlock copy;
-	char	   *lowkey = copy_fence(page, desc->width, false);
-	char	   *highkey = copy_fence(page, desc->width, true);
+	char	   *lowkey = copy_fence(desc, page, false);
+	char	   *highkey = copy_fence(desc, page, true);
 	char	   *items;
 	int			n;
 	int			pos;
@@ -338,6 +373,9 @@ recode_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	pos = insert_sorted(items, n++, slot, desc);
 	fits = n <= bp_leaf_plan(desc, &state->options, items, n, lowkey, highkey,
 							 NULL, &plan);
+	/* a keyed leaf whose key area is full of live keys splits instead */
+	if (desc->has_keys && n > plan.fill_target)
+		fits = false;
 	if (fits)
 	{
 		/*
@@ -375,8 +413,8 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	uint16		width = desc->width;
 	Page		page = BufferGetPage(buf);
 	BpPageOpaque opaque = BpPageGetOpaque(page);
-	char	   *lowkey = copy_fence(page, width, false);
-	char	   *highkey = copy_fence(page, width, true);
+	char	   *lowkey = copy_fence(desc, page, false);
+	char	   *highkey = copy_fence(desc, page, true);
 	BpLeaf		leaf;
 	BpLeafPlan	lplan;
 	BpLeafPlan	rplan;
@@ -396,6 +434,8 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 
 	bp_leaf_open(&leaf, page, desc);
 	capacity = bpa_block_capacity(bp_leaf_layout(&leaf));
+	/* the pivot's key must outlive the page's rewrite */
+	bp_leaf_copy_keys(&leaf, state->work.keys);
 	items = leaf_items(state, &leaf, &n);
 	pos = insert_sorted(items, n++, slot, desc);
 	nleft = stream_split_point(state, &leaf,
@@ -481,21 +521,20 @@ new_root(Relation index, Buffer childbuf, uint16 child_level,
 	GenericXLogState *xlog;
 	Page		root;
 	BpMetaPage	meta;
-	BpInternalHeader *header;
+	BlockNumber children[2] = {BufferGetBlockNumber(childbuf), right};
+	char	   *pivots = palloc0(2 * (Size) width);
 
+	memcpy(pivots + width, pivot, width);
 	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
 	xlog = GenericXLogStart(index);
 	root = GenericXLogRegisterBuffer(xlog, rootbuf, GENERIC_XLOG_FULL_IMAGE);
 	meta = BpPageGetMeta(GenericXLogRegisterBuffer(xlog, metabuf, 0));
 
-	bp_init_page(root, BP_INTERNAL, child_level + 1);
-	header = bp_internal_header(root, width);
-	header->nitems = 2;
-	header->capacity = state->meta.internal_capacity;
-	bp_internal_children(root, width)[0] = BufferGetBlockNumber(childbuf);
-	bp_internal_children(root, width)[1] = right;
-	memset(bp_internal_pivot(root, width, 0), 0, width);
-	memcpy(bp_internal_pivot(root, width, 1), pivot, width);
+	if (!bp_internal_fill(&state->slot, root, child_level + 1,
+						  state->meta.internal_capacity, NULL, NULL, children,
+						  pivots, 2))
+		elog(ERROR, "bpindex: the keys of a new root do not fit it");
+	pfree(pivots);
 
 	meta->root = BufferGetBlockNumber(rootbuf);
 	meta->root_level = child_level + 1;
@@ -520,28 +559,44 @@ insert_into_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	GenericXLogState *xlog = GenericXLogStart(index);
 	Page		page = GenericXLogRegisterBuffer(xlog, pbuf, 0);
 	Page		child = GenericXLogRegisterBuffer(xlog, childbuf, 0);
-	int			pos = bp_choose_child(page, width, bp_pivot_at_or_before, &target) + 1;
+	int			pos = bp_choose_child(page, &state->slot, bp_pivot_at_or_before,
+									  &target) + 1;
+	char		stored[BP_MAX_SLOT_WIDTH];
 
+	/* the caller saw room for the pivot's keys (bp_internal_has_room) */
+	if (state->slot.has_keys &&
+		!bp_slot_to_page(&state->slot, page, bp_internal_key_floor(page, width),
+						 pivot, NULL, stored))
+		elog(ERROR, "bpindex: the keys of a pivot do not fit its page");
 	bp_internal_open_gap(page, width, pos);
 	bp_internal_children(page, width)[pos] = right;
-	memcpy(bp_internal_pivot(page, width, pos), pivot, width);
+	memcpy(bp_internal_pivot(page, width, pos),
+		   state->slot.has_keys ? stored : pivot, width);
 	BpPageGetOpaque(child)->flags &= ~BP_INCOMPLETE_SPLIT;
 	GenericXLogFinish(xlog);
 }
 
-/* Copy entries [first, first + n) of src's arrays into the empty page dst. */
-static void
-copy_internal_items(Page dst, const BlockNumber *children, const char *pivots,
-					int first, int n, uint16 width, int capacity)
+/*
+ * Where an internal page of n pivots (logical slots) with keys splits:
+ * at nleft, moved so that neither half takes more than half the key bytes
+ * and a largest key more, but each keeps at least two children.
+ */
+static int
+keys_split_point(const BpSlotDesc *desc, const char *pivots, int n, int nleft)
 {
-	BpInternalHeader *header = bp_internal_header(dst, width);
+	Size		total = 0;
+	Size		left = 0;
+	int			i;
 
-	header->nitems = n;
-	header->capacity = capacity;
-	memcpy(bp_internal_children(dst, width), children + first,
-		   sizeof(BlockNumber) * n);
-	memcpy(bp_internal_pivot(dst, width, 0), pivots + (Size) first * width,
-		   (Size) n * width);
+	for (i = 1; i < n; i++)
+		total += bp_slot_keys_size(desc, pivots + (Size) i * desc->width);
+	for (i = 1; i < nleft; i++)
+		left += bp_slot_keys_size(desc, pivots + (Size) i * desc->width);
+	while (nleft > 2 && left > total / 2 + BP_MAX_KEY_SIZE)
+		left -= bp_slot_keys_size(desc, pivots + (Size) --nleft * desc->width);
+	while (nleft < n - 2 && total - left > total / 2 + BP_MAX_KEY_SIZE)
+		left += bp_slot_keys_size(desc, pivots + (Size) nleft++ * desc->width);
+	return nleft;
 }
 
 /*
@@ -554,15 +609,19 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 			   const char *pivot, BlockNumber right)
 {
 	BpIndexState *state = bp_get_state(index);
-	uint16		width = state->slot.width;
+	const BpSlotDesc *desc = &state->slot;
+	uint16		width = desc->width;
 	int			capacity = state->meta.internal_capacity;
 	Page		page = BufferGetPage(pbuf);
 	BpPageOpaque opaque = BpPageGetOpaque(page);
 	int			n = bp_internal_header(page, width)->nitems;
 	BlockNumber *children = palloc(sizeof(BlockNumber) * (n + 1));
 	char	   *pivots = palloc((Size) (n + 1) * width);
-	BpSlotBound target = {&state->slot, pivot};
-	int			pos = bp_choose_child(page, width, bp_pivot_at_or_before, &target) + 1;
+	char	   *keys = desc->has_keys ? palloc(BLCKSZ) : NULL;
+	char	   *lowkey = copy_fence(desc, page, false);
+	char	   *highkey = copy_fence(desc, page, true);
+	BpSlotBound target = {desc, pivot};
+	int			pos = bp_choose_child(page, desc, bp_pivot_at_or_before, &target) + 1;
 	int			nleft;
 	Buffer		nbuf;
 	BlockNumber newblk;
@@ -571,18 +630,21 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	Page		rpage;
 	char	   *separator;
 
-	/* the n + 1 items in order */
-	memcpy(children, bp_internal_children(page, width), sizeof(BlockNumber) * pos);
-	memcpy(pivots, bp_internal_pivot(page, width, 0), (Size) pos * width);
+	/* the n + 1 items in order, their keys in a copy of the page */
+	if (keys)
+		memcpy(keys, page, BLCKSZ);
+	bp_internal_pivots(desc, page, keys ? keys : page, pivots);
+	memcpy(children, bp_internal_children(page, width), sizeof(BlockNumber) * n);
+	memmove(children + pos + 1, children + pos, sizeof(BlockNumber) * (n - pos));
+	memmove(pivots + (Size) (pos + 1) * width, pivots + (Size) pos * width,
+			(Size) (n - pos) * width);
 	children[pos] = right;
 	memcpy(pivots + (Size) pos * width, pivot, width);
-	memcpy(children + pos + 1, bp_internal_children(page, width) + pos,
-		   sizeof(BlockNumber) * (n - pos));
-	memcpy(pivots + (Size) (pos + 1) * width, bp_internal_pivot(page, width, pos),
-		   (Size) (n - pos) * width);
 	n++;
 	nleft = split_point(n, pos, opaque->flags,
 						capacity * BP_INTERNAL_RIGHTMOST_FILL / 100, capacity);
+	if (desc->has_keys)
+		nleft = keys_split_point(desc, pivots, n, nleft);
 	separator = pivots + (Size) nleft * width;
 
 	nbuf = bp_new_buffer(index);
@@ -591,17 +653,13 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	lpage = GenericXLogRegisterBuffer(xlog, pbuf, 0);
 	rpage = GenericXLogRegisterBuffer(xlog, nbuf, GENERIC_XLOG_FULL_IMAGE);
 
-	bp_init_page(rpage, BP_INTERNAL | BP_HAS_LOW | (opaque->flags & BP_HAS_HIGH),
-				 opaque->level);
-	memcpy(bp_page_lowkey(rpage), separator, width);
-	if (opaque->flags & BP_HAS_HIGH)
-		memcpy(bp_page_highkey(rpage, width), bp_page_highkey(page, width), width);
+	if (!bp_internal_fill(desc, rpage, opaque->level, capacity, separator,
+						  highkey, children + nleft, separator, n - nleft) ||
+		!bp_internal_fill(desc, lpage, opaque->level, capacity, lowkey,
+						  separator, children, pivots, nleft))
+		elog(ERROR, "bpindex: the keys of an internal page's halves do not fit them");
 	BpPageGetOpaque(rpage)->rightlink = opaque->rightlink;
-	copy_internal_items(rpage, children, pivots, nleft, n - nleft, width, capacity);
-
-	copy_internal_items(lpage, children, pivots, 0, nleft, width, capacity);
-	memcpy(bp_page_highkey(lpage, width), separator, width);
-	BpPageGetOpaque(lpage)->flags |= BP_HAS_HIGH | BP_INCOMPLETE_SPLIT;
+	BpPageGetOpaque(lpage)->flags |= BP_INCOMPLETE_SPLIT;
 	BpPageGetOpaque(lpage)->rightlink = newblk;
 
 	BpPageGetOpaque(GenericXLogRegisterBuffer(xlog, childbuf, 0))->flags &=
@@ -614,6 +672,12 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	UnlockReleaseBuffer(pbuf);
 	pfree(children);
 	pfree(pivots);
+	if (keys)
+		pfree(keys);
+	if (lowkey)
+		pfree(lowkey);
+	if (highkey)
+		pfree(highkey);
 }
 
 /*
@@ -624,10 +688,8 @@ static void
 finish_split(Relation index, Buffer buf)
 {
 	Page		page = BufferGetPage(buf);
-	uint16		width = bp_get_state(index)->slot.width;
-	char	   *pivot = palloc(width);
+	char	   *pivot = copy_fence(&bp_get_state(index)->slot, page, true);
 
-	memcpy(pivot, bp_page_highkey(page, width), width);
 	insert_downlink(index, buf, BpPageGetOpaque(page)->level, pivot,
 					BpPageGetOpaque(page)->rightlink);
 	UnlockReleaseBuffer(buf);
@@ -690,8 +752,7 @@ insert_downlink(Relation index, Buffer childbuf, uint16 child_level,
 			finish_split(index, pbuf);
 			continue;
 		}
-		if (bp_internal_header(page, state->slot.width)->nitems <
-			state->meta.internal_capacity)
+		if (bp_internal_has_room(&state->slot, page, pivot))
 		{
 			insert_into_internal(index, pbuf, childbuf, pivot, right);
 			UnlockReleaseBuffer(pbuf);

@@ -381,13 +381,17 @@ emit_leaf(FunctionCallInfo fcinfo, Relation index, Page page, int *itemno)
 static void
 emit_internal(FunctionCallInfo fcinfo, Relation index, Page page, int *itemno)
 {
-	uint16		width = bp_get_state(index)->slot.width;
+	const BpSlotDesc *desc = &bp_get_state(index)->slot;
+	uint16		width = desc->width;
 	bool		has_low = (BpPageGetOpaque(page)->flags & BP_HAS_LOW) != 0;
 	BpInternalHeader *header = bp_internal_header(page, width);
+	char		pivot[BP_MAX_SLOT_WIDTH];
 
 	for (int i = 0; i < header->nitems; i++)
 		emit_item(fcinfo, index, (*itemno)++, "pivot", -1,
-				  (i > 0 || has_low) ? bp_internal_pivot(page, width, i) : NULL,
+				  (i > 0 || has_low) ?
+				  bp_page_slot(desc, page, bp_internal_pivot(page, width, i), pivot) :
+				  NULL,
 				  bp_internal_children(page, width)[i]);
 }
 
@@ -402,6 +406,7 @@ bpindex_page_items(PG_FUNCTION_ARGS)
 	Page		page;
 	uint16		flags;
 	int			itemno = 1;
+	char		fence[BP_MAX_SLOT_WIDTH];
 
 	bp_require_superuser("bpindex_page_items");
 	index = bp_open_index(PG_GETARG_OID(0), AccessShareLock);
@@ -423,10 +428,12 @@ bpindex_page_items(PG_FUNCTION_ARGS)
 	page = BufferGetPage(buf);
 	flags = BpPageGetOpaque(page)->flags;
 	if (flags & BP_HAS_LOW)
-		emit_item(fcinfo, index, itemno++, "low key", -1, bp_page_lowkey(page), -1);
+		emit_item(fcinfo, index, itemno++, "low key", -1,
+				  bp_page_fence(&bp_get_state(index)->slot, page, false, fence), -1);
 	if (flags & BP_HAS_HIGH)
 		emit_item(fcinfo, index, itemno++, "high key", -1,
-				  bp_page_highkey(page, width), BpPageGetOpaque(page)->rightlink);
+				  bp_page_fence(&bp_get_state(index)->slot, page, true, fence),
+				  BpPageGetOpaque(page)->rightlink);
 	if (flags & BP_DELETED)
 	{
 		/* the deleted page's fences, and when it was deleted */
@@ -464,13 +471,14 @@ static void
 fence_text(LeavesEmit *emit, Page page, bool high, Datum *value, bool *isnull)
 {
 	uint16		flags = BpPageGetOpaque(page)->flags;
+	char		fence[BP_MAX_SLOT_WIDTH];
 
 	*isnull = !(flags & (high ? BP_HAS_HIGH : BP_HAS_LOW));
 	if (*isnull)
 		return;
-	*value = CStringGetTextDatum(slot_key_text(emit->index, emit->desc, high ?
-											   bp_page_highkey(page, emit->desc->width) :
-											   bp_page_lowkey(page)));
+	*value = CStringGetTextDatum(slot_key_text(emit->index, emit->desc,
+											   bp_page_fence(emit->desc, page, high,
+															 fence)));
 }
 
 /* Emit one row of bpindex_leaves: a leaf's encoding, widths and fill. */

@@ -44,6 +44,9 @@ typedef struct BpLeafHeader
 
 #define SIGN64		(UINT64CONST(1) << 63)
 
+/* Bytes of keys a keyed leaf plans for each entry before it has any. */
+#define DEFAULT_ENTRY_KEY_BYTES	16
+
 /* Bytes of a leaf page before its BPA region, for ncolumns columns. */
 static Size
 prefix_size(int ncolumns, uint16 slot_width)
@@ -235,6 +238,7 @@ value_image(BpCompareKind kind, const char *p, bool exact, uint64 *image)
 				return true;
 			}
 		case BP_CMP_BYTES:
+		case BP_CMP_PREFIX:
 		case BP_CMP_FMGR:
 			break;
 	}
@@ -308,6 +312,7 @@ store_image(BpCompareKind kind, uint64 image, char *p)
 				break;
 			}
 		case BP_CMP_BYTES:
+		case BP_CMP_PREFIX:
 		case BP_CMP_FMGR:
 			elog(ERROR, "bpindex: no image for comparison kind %d", kind);
 	}
@@ -418,11 +423,16 @@ decode_columns_entry(const BpLeaf *leaf, const char *encoded, char *out)
 	}
 }
 
-/* Decode an encoded entry of leaf into the logical slot out. */
+/*
+ * Decode a stored entry of leaf into the logical slot out: a packed one
+ * by its codec, a keyed one with its keys pointing into leaf->keys.
+ */
 static inline void
 decode_entry(const BpLeaf *leaf, const char *encoded, char *out)
 {
-	if (leaf->codec.natts == 1 && leaf->codec.att_kind[0] == BPC_INTEGER)
+	if (leaf->keyed)
+		bp_slot_from_page(leaf->desc, leaf->page, leaf->keys, encoded, out);
+	else if (leaf->codec.natts == 1 && leaf->codec.att_kind[0] == BPC_INTEGER)
 		decode_integer_entry(leaf, encoded, out);
 	else
 		decode_columns_entry(leaf, encoded, out);
@@ -437,6 +447,13 @@ decode_entries(const BpLeaf *leaf, const char *encoded, int n, char *out)
 {
 	uint16		slot_width = leaf->desc->width;
 
+	if (leaf->keyed)
+	{
+		for (int i = 0; i < n; i++)
+			decode_entry(leaf, encoded + (Size) i * leaf->width,
+						 out + (Size) i * slot_width);
+		return;
+	}
 	if (leaf->codec.natts == 1 && leaf->codec.att_kind[0] == BPC_INTEGER)
 	{
 		for (int i = 0; i < n; i++)
@@ -458,13 +475,63 @@ compare_packed(const void *a, const void *b, void *arg)
 	return (c > 0) - (c < 0);
 }
 
-/* Open the leaf in page for reading and writing its entries. */
+/*
+ * Comparator of the entries of a keyed leaf, whose keys are offsets in
+ * its page (or pointers, for a logical slot compared with them).
+ */
+static int
+compare_keyed(const void *a, const void *b, void *arg)
+{
+	const BpLeaf *leaf = (const BpLeaf *) arg;
+
+	return bp_compare_page_slots(leaf->desc, leaf->page, a, b);
+}
+
+/* Does leaf store its entries in a form other than logical slots? */
+static inline bool
+leaf_decodes(const BpLeaf *leaf)
+{
+	return leaf->packed || leaf->keyed;
+}
+
+/* Check that a stored slot's keys lie in the key area of page. */
+static void
+check_stored_keys(const BpSlotDesc *desc, const char *page, const char *stored)
+{
+	for (int i = 0; i < desc->natts; i++)
+		if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, stored, i))
+			bp_page_key(page, bp_key_ref(stored + desc->att_offset[i]));
+}
+
+/*
+ * Check every key reference of a keyed leaf (log, header, blocks) once,
+ * when it is opened: the comparisons of its BPA then trust them.
+ */
+static void
+check_keyed_leaf(const BpSlotDesc *desc, Page page, const char *region)
+{
+	for (int i = 0; i < bpa_log_count(region); i++)
+		check_stored_keys(desc, page, bpa_log_entry(region, i));
+	for (int b = 0; b < bpa_used_blocks(region); b++)
+	{
+		check_stored_keys(desc, page, bpa_header_entry(region, b));
+		for (int j = 0; j < bpa_block_count(region, b); j++)
+			check_stored_keys(desc, page, bpa_block_entry(region, b, j));
+	}
+}
+
+/*
+ * Open the leaf in page for reading and writing its entries.  A keyed
+ * leaf compares through the BpLeaf, which must stay where it is.
+ */
 void
 bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 {
 	leaf->page = page;
 	leaf->desc = desc;
 	leaf->region = leaf_region(page, desc);
+	leaf->keyed = desc->has_keys;
+	leaf->keys = page;
 	leaf->packed = leaf_header(page, desc)->encoding == BP_LEAF_PACKED;
 	if (leaf->packed)
 	{
@@ -478,12 +545,75 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 		leaf->compare = compare_packed;
 		leaf->compare_arg = &leaf->codec.width;
 	}
+	else if (leaf->keyed)
+	{
+		check_keyed_leaf(desc, page, leaf->region);
+		leaf->width = desc->width;
+		leaf->compare = compare_keyed;
+		leaf->compare_arg = leaf;
+	}
 	else
 	{
 		leaf->width = desc->width;
 		leaf->compare = bp_compare_slots;
 		leaf->compare_arg = (void *) desc;
 	}
+}
+
+/* Where the key area of a keyed leaf may grow down to: its region's end. */
+static Size
+key_floor(const BpLeaf *leaf)
+{
+	return (leaf->region - (const char *) leaf->page) +
+		bpa_region_size(bpa_layout(leaf->region));
+}
+
+/*
+ * Make the logical slots read from a keyed leaf from now on point their
+ * keys into copy (BLCKSZ bytes), a copy of its page taken now, so that
+ * they outlive the lock or a change of the page.
+ */
+void
+bp_leaf_copy_keys(BpLeaf *leaf, char *copy)
+{
+	if (!leaf->keyed)
+		return;
+	memcpy(copy, leaf->page, BLCKSZ);
+	leaf->keys = copy;
+}
+
+/* Do the keys of the logical slot fit the key area of the leaf? */
+bool
+bp_leaf_has_key_room(const BpLeaf *leaf, const char *slot)
+{
+	return !leaf->keyed ||
+		bp_slot_keys_size(leaf->desc, slot) <= bp_page_key_room(leaf->page,
+															   key_floor(leaf));
+}
+
+/*
+ * Add the keys of the logical slot to the key area of a keyed leaf, which
+ * has room for them (bp_leaf_has_key_room), and return the slot as the
+ * leaf stores it, in out (room for a logical slot), with the byte range
+ * of the page the keys took.  No allocation, no comparison: it may run in
+ * a critical section.  Other leaves: the slot itself and an empty range.
+ */
+const char *
+bp_leaf_store_keys(BpLeaf *leaf, const char *slot, char *out,
+				   Size *keys_offset, Size *keys_length)
+{
+	Size		old_low = BpPageGetOpaque(leaf->page)->key_low;
+
+	*keys_offset = 0;
+	*keys_length = 0;
+	if (!leaf->keyed)
+		return slot;
+	if (!bp_slot_to_page(leaf->desc, leaf->page, key_floor(leaf), slot, NULL,
+						 out))
+		elog(ERROR, "bpindex: the keys of an entry do not fit the leaf's key area");
+	*keys_offset = BpPageGetOpaque(leaf->page)->key_low;
+	*keys_length = old_low - *keys_offset;
+	return out;
 }
 
 /*
@@ -520,6 +650,11 @@ bp_leaf_check_shape(Page page, const BpSlotDesc *desc)
 	layout = bpa_layout(leaf_region(page, desc));
 	if (layout->slot_width != width)
 		return "the leaf's region and codec disagree on the entry width";
+	if (desc->has_keys ?
+		BpPageGetOpaque(page)->key_low < (leaf_region(page, desc) - (char *) page) +
+		bpa_region_size(layout) || BpPageGetOpaque(page)->key_low > header->pd_lower :
+		BpPageGetOpaque(page)->key_low != 0)
+		return "the key area of the leaf is misplaced";
 	if (header->pd_upper != header->pd_special ||
 		header->pd_upper - header->pd_lower != dead_marks_size(desc, width))
 		return "the dead-mark area of the leaf is misplaced";
@@ -553,7 +688,7 @@ bp_leaf_encode(const BpLeaf *leaf, const char *slot, char *out)
 	uint16		offset;
 
 	if (!leaf->packed)
-		return slot;
+		return slot;			/* a keyed leaf compares logical slots too */
 	if (!slot_values(leaf->desc, slot, values, &block, &offset) ||
 		!bpc_encode(&leaf->codec, values, block, offset, (uint8 *) out))
 		return NULL;
@@ -649,7 +784,7 @@ reader_slot(LeafReader *reader, const char *stored)
 	BpLeaf	   *leaf = reader->leaf;
 	bool		dead = reader->any_marks && has_dead_mark(leaf, stored);
 
-	if (leaf->packed)
+	if (leaf_decodes(leaf))
 		decode_entry(leaf, stored, reader->slot);
 	else if (dead)
 		memcpy(reader->slot, stored, leaf->width);
@@ -707,6 +842,7 @@ bp_leaf_work_init(BpLeafWork *work, const BpSlotDesc *desc)
 	work->scratch = palloc(BP_LEAF_SCRATCH_SIZE);
 	work->stored = palloc(BLCKSZ);
 	work->slot = palloc(desc->width);
+	work->keys = desc->has_keys ? palloc(BLCKSZ) : NULL;
 }
 
 /* Free the buffers of leaf reads. */
@@ -716,6 +852,8 @@ bp_leaf_work_free(BpLeafWork *work)
 	pfree(work->scratch);
 	pfree(work->stored);
 	pfree(work->slot);
+	if (work->keys)
+		pfree(work->keys);
 }
 
 /* The leaf's scratch space for BPA operations, checked for size. */
@@ -764,7 +902,7 @@ copy_dead_marks(const BpLeaf *leaf, const char *sorted, int n, char *out)
 	Size		nbytes = ((PageHeader) leaf->page)->pd_upper -
 		((PageHeader) leaf->page)->pd_lower;
 	const char *first_slot = bpa_log_entry(leaf->region, 0);
-	Size		out_width = leaf->packed ? leaf->desc->width : leaf->width;
+	Size		out_width = leaf->desc->width;
 
 	for (Size byte = 0; byte < nbytes; byte++)
 	{
@@ -799,7 +937,8 @@ bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
 {
 	LeafReader	reader;
 	char	   *scratch = leaf_scratch(leaf, work);
-	char	   *stored = leaf->packed ? work->stored : out;
+	bool		decodes = leaf_decodes(leaf);
+	char	   *stored = decodes ? work->stored : out;
 	int			n;
 
 	init_reader(&reader, leaf, dead_marks, work->slot);
@@ -808,11 +947,11 @@ bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
 	reader.pred_arg = arg;
 	n = bpa_sorted(leaf->region, leaf->compare, leaf->compare_arg,
 				   before_start == NULL ? NULL :
-				   leaf->packed ? reader_before_start : before_start,
+				   decodes ? reader_before_start : before_start,
 				   after_end == NULL ? NULL :
-				   leaf->packed ? reader_after_end : after_end,
-				   leaf->packed ? (void *) &reader : arg, stored, scratch);
-	if (leaf->packed)
+				   decodes ? reader_after_end : after_end,
+				   decodes ? (void *) &reader : arg, stored, scratch);
+	if (decodes)
 		decode_entries(leaf, stored, n, out);
 	if (reader.any_marks)
 		copy_dead_marks(leaf, stored, n, out);
@@ -837,7 +976,7 @@ bp_leaf_map(BpLeaf *leaf, BpaPredicateFn before_start, BpaPredicateFn after_end,
 	reader.pred_arg = arg;
 	reader.visit = visit;
 	reader.visit_arg = visit_arg;
-	if (!leaf->packed)
+	if (!leaf_decodes(leaf))
 	{
 		if (!reader.any_marks)
 		{
@@ -1059,7 +1198,7 @@ collect_range_inside(BpLeaf *leaf, RangeCopy *copy)
 	}
 	copy_run_inside(copy, bpa_log_entry(leaf->region, 0),
 					bpa_log_count(leaf->region));
-	if (leaf->packed)
+	if (leaf_decodes(leaf))
 		bpa_candidate_blocks(leaf->region, reader_before_start, reader_after_end,
 							 reader, &first, &end);
 	else
@@ -1319,6 +1458,12 @@ bp_leaf_check(BpLeaf *leaf, BpLeafWork *work)
 
 			if (!leaf->packed && bp_slot_dead(stored))
 				problem = "a stored entry has the dead bit of its TID set";
+			if (leaf->keyed)
+			{
+				decode_entry(leaf, stored, work->slot);
+				if (!bp_slot_key_prefixes_valid(leaf->desc, work->slot))
+					problem = "a key prefix differs from its key";
+			}
 			if (leaf->packed)
 			{
 				const char *again;
@@ -1400,6 +1545,9 @@ bp_leaf_planner_start(BpLeafPlanner *planner, const BpSlotDesc *desc,
 	planner->packable = desc->packable && opts->packed_leaves;
 	planner->layout_width = 0;
 	planner->have_plan = false;
+	planner->nentries = 0;
+	planner->key_bytes = 0;
+	planner->last = NULL;
 	bpc_range_init(&planner->range, desc->ncolumns);
 }
 
@@ -1416,6 +1564,18 @@ bp_leaf_planner_add(BpLeafPlanner *planner, const char *slot)
 	uint16		offset;
 	uint8		encoded[BP_MAX_SLOT_WIDTH];
 
+	planner->nentries++;
+	if (planner->desc->has_keys)
+	{
+		/* slot stays where it is until the planner starts again */
+		planner->key_bytes += bp_slot_new_keys_size(planner->desc, slot,
+													planner->last);
+		planner->last = slot;
+		planner->have_plan = planner->have_plan &&
+			planner->nentries <= planner->plan.capacity &&
+			planner->key_bytes <= planner->plan.key_room;
+		return;
+	}
 	if (!planner->packable)
 	{
 		planner->have_plan = planner->have_plan && !planner->plan.packed;
@@ -1462,6 +1622,77 @@ planner_layout(BpLeafPlanner *planner, uint16 width, BpaLayout *layout)
 }
 
 /*
+ * Set the layout of a keyed plan: the largest region that leaves room for
+ * the keys of as many entries as it holds, each taking avg bytes of keys,
+ * after fence_keys bytes for the fences' keys.
+ */
+static void
+plan_keyed_layout(const BpSlotDesc *desc, const BpOptions *opts,
+				  Size fence_keys, double avg, BpLeafPlan *plan)
+{
+	Size		room = bp_leaf_region_room(desc, desc->width);
+	Size		avail = room > fence_keys ? room - fence_keys : 0;
+	Size		lo = 0;
+	Size		hi = avail;
+
+	/* region + capacity * avg grows with the region: bisect for avail */
+	while (lo < hi)
+	{
+		Size		mid = lo + (hi - lo + 1) / 2;
+		BpaLayout	layout;
+		double		need = (double) mid;
+
+		if (bp_choose_leaf_layout(opts, desc->width, mid, &layout))
+			need += bpa_block_capacity(&layout) * avg;
+		if (need <= (double) avail)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	/* keys too long for any region: the smallest, which the keys limit */
+	while (!bp_choose_leaf_layout(opts, desc->width, lo, &plan->layout))
+	{
+		if (lo >= room)
+			elog(ERROR, "bpindex: no leaf layout for entries of %u bytes",
+				 desc->width);
+		lo = Min(room, lo + desc->width);
+	}
+	plan->key_room = avail > bpa_region_size(&plan->layout) ?
+		avail - bpa_region_size(&plan->layout) : 0;
+}
+
+/*
+ * Plan a keyed leaf (plain, its keys in the page's key area) for the
+ * planned entries between these fences: the capacity and fill target
+ * count both slots and key bytes.  Returns the capacity, below the count
+ * of entries if their keys do not fit.
+ */
+static int
+plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
+		   BpLeafPlan *plan)
+{
+	const BpSlotDesc *desc = planner->desc;
+	int			fillfactor = planner->opts->fillfactor;
+	Size		fence_keys = (lowkey ? bp_slot_keys_size(desc, lowkey) : 0) +
+		(highkey ? bp_slot_keys_size(desc, highkey) : 0);
+	double		avg = planner->nentries > 0 ?
+		(double) planner->key_bytes / planner->nentries : DEFAULT_ENTRY_KEY_BYTES;
+	double		by_keys;
+
+	plan->packed = false;
+	plan_keyed_layout(desc, planner->opts, fence_keys, avg, plan);
+	plan->capacity = bpa_block_capacity(&plan->layout);
+	plan->fill_target = bpa_fill_target(&plan->layout, fillfactor);
+	by_keys = avg > 0 ? plan->key_room / avg : plan->capacity;
+	plan->fill_target = Max(1, Min(plan->fill_target,
+								   (int) (by_keys * fillfactor / 100)));
+	if (planner->key_bytes > plan->key_room)
+		plan->capacity = Min(Min(plan->capacity, (int) by_keys),
+							 planner->nentries - 1);
+	return plan->capacity;
+}
+
+/*
  * Plan how a leaf stores the planned entries between these fences (either
  * may be NULL): packed with the narrowest codec that holds them, or the
  * fallback leaf's codec if that is narrower and holds them too, or plain.
@@ -1477,6 +1708,8 @@ bp_leaf_planner_plan(BpLeafPlanner *planner, const char *lowkey,
 	BpcBound	bounds[BPC_MAX_COLUMNS];
 	bool		have = planner->packable;
 
+	if (desc->has_keys)
+		return plan_keyed(planner, lowkey, highkey, plan);
 	for (int i = 0; i < desc->ncolumns && have; i++)
 		bounds[i] = fence_bound(desc, lowkey, highkey, i);
 	have = have && bpc_choose(&desc->columns, &planner->range, bounds,
@@ -1491,7 +1724,10 @@ bp_leaf_planner_plan(BpLeafPlanner *planner, const char *lowkey,
 	plan->packed = have && plan->codec.width < desc->width;
 	planner_layout(planner, plan->packed ? plan->codec.width : desc->width,
 				   &plan->layout);
-	return bpa_block_capacity(&plan->layout);
+	plan->key_room = 0;
+	plan->capacity = bpa_block_capacity(&plan->layout);
+	plan->fill_target = bpa_fill_target(&plan->layout, planner->opts->fillfactor);
+	return plan->capacity;
 }
 
 /*
@@ -1510,6 +1746,46 @@ bp_leaf_plan(const BpSlotDesc *desc, const BpOptions *opts, const char *items,
 		bp_leaf_planner_add(&planner, items + (Size) k * desc->width);
 	return bp_leaf_planner_plan(&planner, lowkey, highkey, fallback, items, n,
 								plan);
+}
+
+/*
+ * Store the fences and the n sorted logical slots of a keyed leaf being
+ * filled (its region initialized) with their keys in its key area; returns
+ * the slots as stored, to build the region from.  Equal neighbours share
+ * their keys.
+ */
+static char *
+store_keyed_entries(Page page, const BpSlotDesc *desc, char *region,
+					const char *items, int n, const char *lowkey,
+					const char *highkey)
+{
+	Size		floor = (region - (char *) page) +
+		bpa_region_size(bpa_layout(region));
+	char	   *stored = palloc((Size) Max(n, 1) * desc->width);
+	const char *same = NULL;
+	bool		fits = true;
+
+	bp_page_start_keys(page);
+	if (highkey)
+		fits = bp_slot_to_page(desc, page, floor, highkey, NULL,
+							   bp_page_highkey(page, desc->width));
+	if (lowkey && fits)
+	{
+		fits = bp_slot_to_page(desc, page, floor, lowkey, NULL,
+							   bp_page_lowkey(page));
+		same = bp_page_lowkey(page);
+	}
+	for (int k = 0; k < n && fits; k++)
+	{
+		char	   *dst = stored + (Size) k * desc->width;
+
+		fits = bp_slot_to_page(desc, page, floor, items + (Size) k * desc->width,
+							   same, dst);
+		same = dst;
+	}
+	if (!fits)
+		elog(ERROR, "bpindex: the keys of a leaf do not fit its plan");
+	return stored;
 }
 
 /*
@@ -1533,11 +1809,20 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 	if (highkey)
 		flags |= BP_HAS_HIGH;
 	bp_init_page(page, flags, 0);
-	if (lowkey)
-		memcpy(bp_page_lowkey(page), lowkey, desc->width);
-	if (highkey)
-		memcpy(bp_page_highkey(page, desc->width), highkey, desc->width);
 	leaf_header(page, desc)->encoding = plan->packed ? BP_LEAF_PACKED : BP_LEAF_PLAIN;
+	((PageHeader) page)->pd_lower -= dead_marks_size(desc, width);
+	region = leaf_region(page, desc);
+	bpa_init(region, &plan->layout);
+	if (desc->has_keys)
+		stored = store_keyed_entries(page, desc, region, items, n, lowkey,
+									 highkey);
+	else
+	{
+		if (lowkey)
+			memcpy(bp_page_lowkey(page), lowkey, desc->width);
+		if (highkey)
+			memcpy(bp_page_highkey(page, desc->width), highkey, desc->width);
+	}
 	if (plan->packed)
 	{
 		bpc_store(&plan->codec, leaf_codec_bytes(page, desc));
@@ -1555,9 +1840,6 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 				elog(ERROR, "bpindex: a leaf's codec does not hold its entries");
 		}
 	}
-	((PageHeader) page)->pd_lower -= dead_marks_size(desc, width);
-	region = leaf_region(page, desc);
-	bpa_init(region, &plan->layout);
 	if (packed_blocks)
 		bpa_build_packed(region, stored, n);
 	else

@@ -51,6 +51,8 @@ typedef struct BpParallelScanData
 	uint16		bound_width;
 	char		bound[BP_MAX_SLOT_WIDTH];	/* ... its fence in the scan
 											 * direction */
+	char		bound_keys[BP_KEYS_BUFSIZE];	/* its keys, referred to by
+												 * offset */
 } BpParallelScanData;
 
 typedef BpParallelScanData *BpParallelScan;
@@ -102,7 +104,8 @@ bp_parallelrescan(IndexScanDesc scan)
  * slot width bytes).  False if the scan is done.
  */
 bool
-bp_parallel_seize(IndexScanDesc scan, BpParallelNext *next, char *bound)
+bp_parallel_seize(IndexScanDesc scan, BpParallelNext *next, char *bound,
+				  char *bound_keys)
 {
 	BpParallelScan shared = shared_state(scan);
 	bool		seized = false;
@@ -122,7 +125,10 @@ bp_parallel_seize(IndexScanDesc scan, BpParallelNext *next, char *bound)
 			next->leaf = shared->leaf;
 			next->rightlink = shared->rightlink;
 			if (next->started)
+			{
 				memcpy(bound, shared->bound, shared->bound_width);
+				memcpy(bound_keys, shared->bound_keys, BP_KEYS_BUFSIZE);
+			}
 			shared->status = BP_PARALLEL_ADVANCING;
 			SpinLockRelease(&shared->mutex);
 			seized = true;
@@ -151,17 +157,21 @@ release(BpParallelScan shared, BpParallelStatus status)
 void
 bp_parallel_release_after(IndexScanDesc scan, int array_elem, BlockNumber leaf,
 						  BlockNumber rightlink, const char *bound,
-						  uint16 width)
+						  const BpSlotDesc *desc)
 {
 	BpParallelScan shared = shared_state(scan);
+	char		copy[BP_MAX_SLOT_WIDTH];
+	char		keys[BP_KEYS_BUFSIZE];
 
-	Assert(width <= BP_MAX_SLOT_WIDTH);
+	/* keys by offset: the others have their own address spaces */
+	bp_slot_copy_keys(desc, bound, copy, keys, true);
 	SpinLockAcquire(&shared->mutex);
 	shared->array_elem = array_elem;
 	shared->leaf = leaf;
 	shared->rightlink = rightlink;
-	shared->bound_width = width;
-	memcpy(shared->bound, bound, width);
+	shared->bound_width = desc->width;
+	memcpy(shared->bound, copy, desc->width);
+	memcpy(shared->bound_keys, keys, BP_KEYS_BUFSIZE);
 	release(shared, BP_PARALLEL_IDLE);
 }
 

@@ -56,12 +56,13 @@
 
 /* Allocate the buffers of a scan position. */
 static void
-alloc_pos(BpScanPos *pos, uint16 width)
+alloc_pos(BpScanPos *pos, const BpSlotDesc *desc)
 {
 	pos->capacity = 0;
 	pos->items = NULL;
-	pos->lowkey = palloc(width);
-	pos->highkey = palloc(width);
+	pos->lowkey = palloc(desc->width);
+	pos->highkey = palloc(desc->width);
+	pos->keys = desc->has_keys ? palloc(BLCKSZ) : NULL;
 	pos->buf = InvalidBuffer;
 	pos->valid = false;
 }
@@ -88,14 +89,15 @@ release_pos(BpScanPos *pos)
 	pos->valid = false;
 }
 
-/* Copy a scan position, items and pin included. */
+/* Copy a scan position, items, keys and pin included. */
 static void
-copy_pos(BpScanPos *dst, const BpScanPos *src, uint16 width)
+copy_pos(BpScanPos *dst, const BpScanPos *src, const BpSlotDesc *desc)
 {
+	uint16		width = desc->width;
 	char	   *items = dst->items;
 	char	   *lowkey = dst->lowkey;
 	char	   *highkey = dst->highkey;
-
+	char	   *keys = dst->keys;
 	int			capacity = dst->capacity;
 
 	release_pos(dst);
@@ -104,6 +106,7 @@ copy_pos(BpScanPos *dst, const BpScanPos *src, uint16 width)
 	dst->capacity = capacity;
 	dst->lowkey = lowkey;
 	dst->highkey = highkey;
+	dst->keys = keys;
 	if (BufferIsValid(dst->buf))
 		IncrBufferRefCount(dst->buf);
 	if (!src->valid)
@@ -112,6 +115,14 @@ copy_pos(BpScanPos *dst, const BpScanPos *src, uint16 width)
 	memcpy(dst->items, src->items, (Size) src->nitems * width);
 	memcpy(dst->lowkey, src->lowkey, width);
 	memcpy(dst->highkey, src->highkey, width);
+	if (keys)
+	{
+		/* the slots' keys move to dst's copy of the leaf */
+		memcpy(keys, src->keys, BLCKSZ);
+		bp_slots_rebase(desc, dst->items, dst->nitems, src->keys, keys);
+		bp_slots_rebase(desc, dst->lowkey, 1, src->keys, keys);
+		bp_slots_rebase(desc, dst->highkey, 1, src->keys, keys);
+	}
 }
 
 /* Start a scan. */
@@ -126,10 +137,11 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	so->keys.slot = &so->slot;
 	so->keys.keys = palloc(sizeof(BpScanKey) * Max(2 * nkeys, 1));
 	so->keys.filters = palloc(sizeof(BpScanFilter) * Max(nkeys, 1));
-	alloc_pos(&so->pos, so->slot.width);
-	alloc_pos(&so->mark, so->slot.width);
+	alloc_pos(&so->pos, &so->slot);
+	alloc_pos(&so->mark, &so->slot);
 	bp_leaf_work_init(&so->work, &so->slot);
 	so->bound = palloc(so->slot.width);
+	so->bound_keys = palloc(BP_KEYS_BUFSIZE);
 	so->itup = palloc0(so->slot.itup_size);
 	so->killed = NULL;
 	so->killed_capacity = 0;
@@ -259,6 +271,11 @@ bp_endscan(IndexScanDesc scan)
 		pfree(so->pos.items);
 	if (so->mark.items)
 		pfree(so->mark.items);
+	if (so->pos.keys)
+		pfree(so->pos.keys);
+	if (so->mark.keys)
+		pfree(so->mark.keys);
+	pfree(so->bound_keys);
 	bp_leaf_work_free(&so->work);
 	pfree(so->bound);
 	pfree(so->itup);
@@ -357,9 +374,10 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 	pos->lsn = BufferGetLSNAtomic(buf);
 	pos->flags = opaque->flags;
 	pos->rightlink = opaque->rightlink;
-	memcpy(pos->lowkey, bp_page_lowkey(page), width);
-	memcpy(pos->highkey, bp_page_highkey(page, width), width);
 	bp_leaf_open(&leaf, page, &so->slot);
+	bp_leaf_copy_keys(&leaf, pos->keys);
+	bp_page_fence_into(&so->slot, page, leaf.keys, false, pos->lowkey);
+	bp_page_fence_into(&so->slot, page, leaf.keys, true, pos->highkey);
 	pos->nitems = copy_leaf_sorted(so, &leaf, scan->ignore_killed_tuples, dir);
 	PredicateLockPage(scan->indexRelation, pos->blkno, scan->xs_snapshot);
 	if (scan_keeps_pin(scan))
@@ -447,10 +465,13 @@ read_next_leaf(Relation index, const BpSlotDesc *desc, BlockNumber blkno,
 			   const char *highkey)
 {
 	char	   *expected = palloc(desc->width);
+	char	   *expected_keys = palloc(BP_KEYS_BUFSIZE);
+	char	   *fence = palloc(desc->width);
 	BpSlotBound bound = {desc, expected};
 	Buffer		buf;
+	bool		found = false;
 
-	memcpy(expected, highkey, desc->width);
+	bp_slot_copy_keys(desc, highkey, expected, expected_keys, false);
 	for (;;)
 	{
 		Page		page;
@@ -464,24 +485,27 @@ read_next_leaf(Relation index, const BpSlotDesc *desc, BlockNumber blkno,
 			break;
 		if (!(flags & BP_DELETED))
 		{
-			if (bp_slot_within_fences(page, desc, expected))
-			{
-				pfree(expected);
-				return buf;
-			}
+			found = bp_slot_within_fences(page, desc, expected);
 			break;
 		}
 		if (!(flags & BP_HAS_LOW) ||
-			bp_compare_slots(bp_page_lowkey(page), expected, (void *) desc) != 0)
+			bp_compare_slots(bp_page_fence(desc, page, false, fence), expected,
+							 (void *) desc) != 0)
 			break;
-		memcpy(expected, bp_page_highkey(page, desc->width), desc->width);
+		bp_slot_copy_keys(desc, bp_page_fence(desc, page, true, fence), expected,
+						  expected_keys, false);
 		blkno = BpPageGetOpaque(page)->rightlink;
 		UnlockReleaseBuffer(buf);
 	}
-	UnlockReleaseBuffer(buf);
-	memcpy(expected, highkey, desc->width);
-	buf = bp_descend(index, bp_pivot_at_or_before, &bound, BUFFER_LOCK_SHARE);
+	if (!found)
+	{
+		UnlockReleaseBuffer(buf);
+		bp_slot_copy_keys(desc, highkey, expected, expected_keys, false);
+		buf = bp_descend(index, bp_pivot_at_or_before, &bound, BUFFER_LOCK_SHARE);
+	}
 	pfree(expected);
+	pfree(expected_keys);
+	pfree(fence);
 	return buf;
 }
 
@@ -526,6 +550,7 @@ load_adjacent_leaf(IndexScanDesc scan, ScanDirection dir, BlockNumber leaf,
 	if (BufferGetBlockNumber(buf) == leaf)
 	{
 		Page		page = BufferGetPage(buf);
+		char		low[BP_MAX_SLOT_WIDTH];
 
 		/*
 		 * The leaf took over the range of a deleted left neighbour since it
@@ -533,8 +558,8 @@ load_adjacent_leaf(IndexScanDesc scan, ScanDirection dir, BlockNumber leaf,
 		 * key came after the copy; go on from its new low key.
 		 */
 		if ((BpPageGetOpaque(page)->flags & BP_HAS_LOW) &&
-			bp_compare_slots(bp_page_lowkey(page), so->bound,
-							 (void *) so->keys.slot) >= 0)
+			bp_compare_slots(bp_page_fence(so->keys.slot, page, false, low),
+							 so->bound, (void *) so->keys.slot) >= 0)
 		{
 			UnlockReleaseBuffer(buf);
 			ereport(ERROR,
@@ -559,8 +584,8 @@ step_leaf(IndexScanDesc scan, ScanDirection dir)
 	if (!has_next_leaf(so, dir))
 		return false;
 	kill_entries(scan);
-	memcpy(so->bound, ScanDirectionIsForward(dir) ? pos->highkey : pos->lowkey,
-		   so->slot.width);
+	bp_slot_copy_keys(&so->slot, ScanDirectionIsForward(dir) ? pos->highkey :
+					  pos->lowkey, so->bound, so->bound_keys, false);
 	load_adjacent_leaf(scan, dir, pos->blkno, pos->rightlink);
 	return true;
 }
@@ -579,8 +604,10 @@ parallel_next_leaf(IndexScanDesc scan, ScanDirection dir)
 	int			elem;
 
 	kill_entries(scan);
-	if (!bp_parallel_seize(scan, &next, so->bound))
+	if (!bp_parallel_seize(scan, &next, so->bound, so->bound_keys))
 		return false;
+	if (next.started)
+		bp_slot_resolve_offsets(&so->slot, so->bound, so->bound_keys);
 	elem = next.array_elem;
 	if (elem < 0)
 		elem = ScanDirectionIsForward(dir) ? 0 : so->keys.drive_nelems - 1;
@@ -596,7 +623,7 @@ parallel_next_leaf(IndexScanDesc scan, ScanDirection dir)
 	if (has_next_leaf(so, dir))
 		bp_parallel_release_after(scan, elem, pos->blkno, pos->rightlink,
 								  ScanDirectionIsForward(dir) ? pos->highkey : pos->lowkey,
-								  so->slot.width);
+								  &so->slot);
 	else
 		bp_parallel_release_to_element(scan, following_element(&so->keys, elem, dir));
 	return true;
@@ -746,13 +773,17 @@ collect_tid(const void *slot, void *arg)
  * entries are at or above its low key and below its high key.
  */
 static bool
-leaf_inside_range(Page page, const BpScanKeys *keys, uint16 width)
+leaf_inside_range(Page page, const BpScanKeys *keys)
 {
 	uint16		flags = BpPageGetOpaque(page)->flags;
+	char		low[BP_MAX_SLOT_WIDTH];
+	char		high[BP_MAX_SLOT_WIDTH];
 
 	return keys->exact &&
-		(flags & BP_HAS_LOW) && !bp_below_range(bp_page_lowkey(page), (void *) keys) &&
-		(flags & BP_HAS_HIGH) && !bp_above_range(bp_page_highkey(page, width), (void *) keys);
+		(flags & BP_HAS_LOW) &&
+		!bp_below_range(bp_page_fence(keys->slot, page, false, low), (void *) keys) &&
+		(flags & BP_HAS_HIGH) &&
+		!bp_above_range(bp_page_fence(keys->slot, page, true, high), (void *) keys);
 }
 
 /*
@@ -774,7 +805,7 @@ collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
 		pfree(visit->tids);
 		visit->tids = palloc(sizeof(ItemPointerData) * visit->capacity);
 	}
-	if (leaf_inside_range(page, &so->keys, so->slot.width))
+	if (leaf_inside_range(page, &so->keys))
 		visit->ntids = bp_leaf_tids(&leaf, visit->skip_dead, visit->tids);
 	else if (so->keys.first_column_inline && so->keys.exact)
 		visit->ntids = bp_leaf_range_tids(&leaf, &so->keys, visit->skip_dead,
@@ -790,9 +821,9 @@ collect_range(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	Relation	index = scan->indexRelation;
-	uint16		width = so->slot.width;
 	int64		total = 0;
 	Buffer		buf;
+	char		high[BP_MAX_SLOT_WIDTH];
 
 	buf = bp_descend(index, bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
 	bp_count_index_search(scan);
@@ -807,9 +838,14 @@ collect_range(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
 		visit->ntids = 0;
 		collect_leaf(page, so, visit);
 		PredicateLockPage(index, BufferGetBlockNumber(buf), scan->xs_snapshot);
-		last = !(opaque->flags & BP_HAS_HIGH) ||
-			bp_above_range(bp_page_highkey(page, width), &so->keys);
-		memcpy(so->bound, bp_page_highkey(page, width), width);
+		last = !(opaque->flags & BP_HAS_HIGH);
+		if (!last)
+		{
+			const char *fence = bp_page_fence(&so->slot, page, true, high);
+
+			last = bp_above_range(fence, &so->keys);
+			bp_slot_copy_keys(&so->slot, fence, so->bound, so->bound_keys, false);
+		}
 		UnlockReleaseBuffer(buf);
 
 		if (visit->ntids > 0)
@@ -857,7 +893,7 @@ bp_markpos(IndexScanDesc scan)
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
 	kill_entries(scan);
-	copy_pos(&so->mark, &so->pos, so->slot.width);
+	copy_pos(&so->mark, &so->pos, &so->slot);
 }
 
 /* Return to the remembered position. */
@@ -867,7 +903,7 @@ bp_restrpos(IndexScanDesc scan)
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
 	kill_entries(scan);
-	copy_pos(&so->pos, &so->mark, so->slot.width);
+	copy_pos(&so->pos, &so->mark, &so->slot);
 	if (so->pos.valid && so->keys.drive_key >= 0)
 		bp_set_array_element(&so->keys, so->pos.array_elem);
 }

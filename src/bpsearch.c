@@ -217,6 +217,20 @@ place_new_key(BpScanKeys *out)
 	return &out->keys[pos];
 }
 
+/*
+ * The key prefix of a BP_CMP_PREFIX key's argument, which has the type of
+ * the column, so that entries whose prefixes differ from it compare
+ * without its comparison function.
+ */
+static void
+set_argument_prefix(const BpSlotDesc *desc, BpScanKey *key)
+{
+	const char *value = (const char *) PG_DETOAST_DATUM_PACKED(key->argument);
+
+	bp_key_prefix(desc, key->attno, key->prefix, value);
+	key->argument = PointerGetDatum(value);
+}
+
 /* Add a value key (strategy, argument) on sk's column to out. */
 static BpScanKey *
 add_value_key(Relation index, const ScanKey sk, StrategyNumber strategy,
@@ -236,6 +250,8 @@ add_value_key(Relation index, const ScanKey sk, StrategyNumber strategy,
 	if (!OidIsValid(sk->sk_subtype) ||
 		sk->sk_subtype == index->rd_opcintype[key->attno])
 		key->kind = out->slot->cmp_kind[key->attno];
+	if (key->kind == BP_CMP_PREFIX)
+		set_argument_prefix(out->slot, key);
 	return place_new_key(out);
 }
 
@@ -304,7 +320,8 @@ add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
 	filter->attno = first->attno;
 	filter->collation = first->collation;
 	filter->cmp = first->cmp;
-	filter->kind = first->kind;
+	/* elements compare through the function: they have no prefixes */
+	filter->kind = first->kind == BP_CMP_PREFIX ? BP_CMP_FMGR : first->kind;
 	add_value_key(index, sk, BTLessEqualStrategyNumber, elems[n - 1], out);
 	filter->elems = elems;
 	filter->nelems = n;
@@ -349,7 +366,7 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 		!out->slot->reverse[0] && !out->slot->nulls_first[0];
 	for (int i = 0; i < out->nkeys; i++)
 		if (out->keys[i].attno != 0 || out->keys[i].flags != 0 ||
-			out->keys[i].kind == BP_CMP_FMGR)
+			out->keys[i].kind == BP_CMP_FMGR || out->keys[i].kind == BP_CMP_PREFIX)
 			out->first_column_inline = false;
 
 	/* exact: every keyed column follows columns pinned by equality keys */
@@ -368,8 +385,12 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 void
 bp_set_array_element(BpScanKeys *keys, int elem)
 {
+	BpScanKey  *key = &keys->keys[keys->drive_key];
+
 	Assert(keys->drive_key >= 0 && elem >= 0 && elem < keys->drive_nelems);
-	keys->keys[keys->drive_key].argument = keys->drive_elems[elem];
+	key->argument = keys->drive_elems[elem];
+	if (key->kind == BP_CMP_PREFIX)
+		set_argument_prefix(keys->slot, key);
 }
 
 /*
@@ -378,9 +399,18 @@ bp_set_array_element(BpScanKeys *keys, int elem)
  */
 static inline int32
 compare_column(BpCompareKind kind, const FmgrInfo *cmp, Oid collation,
-			   const BpSlotDesc *desc, const char *slot, int att, Datum argument)
+			   const BpSlotDesc *desc, const char *slot, int att, Datum argument,
+			   const char *prefix)
 {
-	if (kind != BP_CMP_FMGR)
+	if (kind == BP_CMP_PREFIX)
+	{
+		int			c = memcmp(slot + desc->att_offset[att], prefix,
+							   BP_KEY_PREFIX_SIZE);
+
+		if (c != 0)
+			return c > 0 ? 1 : -1;
+	}
+	else if (kind != BP_CMP_FMGR)
 		return bp_compare_inline(kind, slot + desc->att_offset[att], argument,
 								 desc->att_len[att]);
 	return DatumGetInt32(FunctionCall2Coll((FmgrInfo *) cmp, collation,
@@ -393,6 +423,9 @@ static bool
 filter_matches(const BpScanFilter *filter, const BpSlotDesc *desc,
 			   const char *slot)
 {
+	/* filters never compare prefixes (their kind is not BP_CMP_PREFIX) */
+	static const char no_prefix[BP_KEY_PREFIX_SIZE] = {0};
+
 	int			lo = 0;
 	int			hi = filter->nelems;
 
@@ -403,7 +436,8 @@ filter_matches(const BpScanFilter *filter, const BpSlotDesc *desc,
 		int			mid = lo + (hi - lo) / 2;
 		int32		c = compare_column(filter->kind, &filter->cmp,
 									   filter->collation, desc, slot,
-									   filter->attno, filter->elems[mid]);
+									   filter->attno, filter->elems[mid],
+									   no_prefix);
 
 		if (c == 0)
 			return true;
@@ -436,7 +470,7 @@ test_key(const BpScanKey *key, const BpSlotDesc *desc, const char *slot)
 		return null_side;
 
 	c = compare_column(key->kind, &key->cmp, key->collation, desc, slot,
-					   att, key->argument);
+					   att, key->argument, key->prefix);
 	if (c >= key->below_limit && c <= key->above_limit)
 		return BP_KEY_MATCH;
 	/* below the key's values, which is above them on a DESC column */
@@ -550,16 +584,20 @@ bp_not_above_range(const void *slot, void *keys)
 
 /* The last child whose pivot satisfies go_right, or child 0. */
 int
-bp_choose_child(Page page, uint16 width, BpGoRightFn go_right, void *arg)
+bp_choose_child(Page page, const BpSlotDesc *desc, BpGoRightFn go_right,
+				void *arg)
 {
+	uint16		width = desc->width;
 	int			lo = 1;
 	int			hi = bp_internal_header(page, width)->nitems - 1;
+	char		pivot[BP_MAX_SLOT_WIDTH];
 
 	while (lo <= hi)
 	{
 		int			mid = (lo + hi) / 2;
 
-		if (go_right(bp_internal_pivot(page, width, mid), arg))
+		if (go_right(bp_page_slot(desc, page, bp_internal_pivot(page, width, mid),
+								  pivot), arg))
 			lo = mid + 1;
 		else
 			hi = mid - 1;
@@ -626,7 +664,8 @@ read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
 				  void *arg, int lockmode, uint16 expected_level,
 				  bool cached_root, const char **stale)
 {
-	uint16		width = bp_get_state(index)->slot.width;
+	const BpSlotDesc *desc = &bp_get_state(index)->slot;
+	char		fence[BP_MAX_SLOT_WIDTH];
 
 	for (;;)
 	{
@@ -642,7 +681,7 @@ read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
 		else if ((opaque->flags & BP_META) || opaque->level != expected_level)
 			*stale = "The page is not at the level its link leads to.";
 		else if ((opaque->flags & BP_HAS_LOW) &&
-				 !go_right(bp_page_lowkey(page), arg))
+				 !go_right(bp_page_fence(desc, page, false, fence), arg))
 			*stale = "The page's low key lies beyond the key its link leads to.";
 		if (*stale)
 		{
@@ -651,7 +690,7 @@ read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
 		}
 		cached_root = false;
 		if (!(opaque->flags & BP_HAS_HIGH) ||
-			!go_right(bp_page_highkey(page, width), arg))
+			!go_right(bp_page_fence(desc, page, true, fence), arg))
 			return buf;
 		blkno = opaque->rightlink;
 		UnlockReleaseBuffer(buf);
@@ -755,7 +794,7 @@ restart:
 			state->cached_root = InvalidBlockNumber;
 		if (level == target_level)
 			return buf;
-		blkno = bp_internal_children(page, width)[bp_choose_child(page, width,
+		blkno = bp_internal_children(page, width)[bp_choose_child(page, &state->slot,
 															   go_right, arg)];
 		UnlockReleaseBuffer(buf);
 		level--;

@@ -122,6 +122,28 @@ init_itup_layout(BpSlotDesc *desc, const char *aligns)
 }
 
 /*
+ * A variable-length key column takes a key field (bpindex.h); its
+ * prefixes decide its order when the order is bytewise: bytea, and text,
+ * varchar and bpchar under a C collation.
+ */
+static void
+init_key_column(BpSlotDesc *desc, int att, Form_pg_attribute attr,
+				int16 *length, char *align)
+{
+	Oid			proc = desc->cmp_proc[att]->fn_oid;
+	bool		bytewise = proc == F_BYTEACMP;
+
+	if (proc == F_BTTEXTCMP || proc == F_BPCHARCMP)
+		bytewise = bp_collation_is_c(desc->collation[att]);
+	desc->has_keys = true;
+	desc->att_byval[att] = false;
+	desc->blank_padded[att] = proc == F_BPCHARCMP;
+	desc->cmp_kind[att] = bytewise ? BP_CMP_PREFIX : BP_CMP_FMGR;
+	*length = BP_KEY_FIELD_SIZE;
+	*align = TYPALIGN_CHAR;
+}
+
+/*
  * Fill desc from the index's key columns: offsets, lengths, collations
  * and comparison functions.
  */
@@ -132,6 +154,8 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 	int16		lengths[INDEX_MAX_KEYS];
 	char		aligns[INDEX_MAX_KEYS];
 
+	desc->index_oid = RelationGetRelid(index);
+	desc->has_keys = false;
 	desc->natts = IndexRelationGetNumberOfKeyAttributes(index);
 	desc->ncolumns = IndexRelationGetNumberOfAttributes(index);
 	desc->nulls_in_tid = desc->ncolumns <= BP_TID_NULL_BITS;
@@ -146,6 +170,7 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		aligns[i] = att->attalign;
 		desc->reverse[i] = false;
 		desc->nulls_first[i] = false;
+		desc->blank_padded[i] = false;
 		if (i >= desc->natts)
 		{
 			desc->collation[i] = InvalidOid;
@@ -156,6 +181,8 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		desc->collation[i] = index->rd_indcollation[i];
 		desc->cmp_proc[i] = index_getprocinfo(index, i + 1, 1);
 		desc->cmp_kind[i] = bp_compare_kind(desc->cmp_proc[i]->fn_oid);
+		if (att->attlen == -1)
+			init_key_column(desc, i, att, &lengths[i], &aligns[i]);
 		desc->reverse[i] = (index->rd_indoption[i] & INDOPTION_DESC) != 0;
 		desc->nulls_first[i] = (index->rd_indoption[i] & INDOPTION_NULLS_FIRST) != 0;
 	}
@@ -165,18 +192,29 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 	bp_leaf_init_columns(desc);
 }
 
-/* Compare column i of two slots, neither NULL. */
+/*
+ * Compare column i of two slots, neither NULL; their keys may be offsets
+ * in page, if page is not NULL.
+ */
 static inline int
-compare_column(const BpSlotDesc *desc, int i, const char *a, const char *b)
+compare_column(const BpSlotDesc *desc, const char *page, int i, const char *a,
+			   const char *b)
 {
 	int32		c;
 
-	if (desc->cmp_kind[i] != BP_CMP_FMGR)
+	if (desc->cmp_kind[i] == BP_CMP_PREFIX)
+	{
+		c = memcmp(a + desc->att_offset[i], b + desc->att_offset[i],
+				   BP_KEY_PREFIX_SIZE);
+		if (c != 0)
+			return c > 0 ? 1 : -1;
+	}
+	else if (desc->cmp_kind[i] != BP_CMP_FMGR)
 		return bp_compare_inline(desc->cmp_kind[i], a + desc->att_offset[i],
 								 bp_slot_datum(desc, b, i), desc->att_len[i]);
 	c = DatumGetInt32(FunctionCall2Coll(desc->cmp_proc[i], desc->collation[i],
-										bp_slot_datum(desc, a, i),
-										bp_slot_datum(desc, b, i)));
+										bp_slot_datum_in(desc, page, a, i),
+										bp_slot_datum_in(desc, page, b, i)));
 	return (c > 0) - (c < 0);
 }
 
@@ -201,6 +239,17 @@ compare_tids(const char *a, const char *b)
 int
 bp_compare_slot_keys(const BpSlotDesc *desc, const char *a, const char *b)
 {
+	return bp_compare_page_slot_keys(desc, NULL, a, b);
+}
+
+/*
+ * bp_compare_slot_keys of slots whose keys may be offsets in page, if
+ * page is not NULL (slots stored there, or copied from it).
+ */
+int
+bp_compare_page_slot_keys(const BpSlotDesc *desc, const char *page,
+						  const char *a, const char *b)
+{
 	for (int i = 0; i < desc->natts; i++)
 	{
 		bool		a_null = bp_slot_isnull(desc, a, i);
@@ -213,7 +262,7 @@ bp_compare_slot_keys(const BpSlotDesc *desc, const char *a, const char *b)
 				continue;
 			return a_null != desc->nulls_first[i] ? 1 : -1;
 		}
-		c = compare_column(desc, i, a, b);
+		c = compare_column(desc, page, i, a, b);
 		if (c != 0)
 			return desc->reverse[i] ? -c : c;
 	}
@@ -225,6 +274,16 @@ int
 bp_compare_slots(const void *a, const void *b, void *arg)
 {
 	int			c = bp_compare_slot_keys((const BpSlotDesc *) arg, a, b);
+
+	return c != 0 ? c : compare_tids(a, b);
+}
+
+/* bp_compare_slots of slots whose keys may be offsets in page. */
+int
+bp_compare_page_slots(const BpSlotDesc *desc, const char *page, const char *a,
+					  const char *b)
+{
+	int			c = bp_compare_page_slot_keys(desc, page, a, b);
 
 	return c != 0 ? c : compare_tids(a, b);
 }
@@ -268,11 +327,78 @@ set_slot_null(const BpSlotDesc *desc, char *slot, int att)
 		((uint8 *) slot)[desc->null_offset + att / 8] |= (uint8) (1 << (att % 8));
 }
 
-/* Write an index entry into slot. */
+/* Bytes a key takes in a key area: a 1-byte header if it can have one. */
+Size
+bp_key_stored_size(const char *key)
+{
+	Size		data;
+
+	if (VARATT_IS_SHORT(key))
+		return VARSIZE_SHORT(key);
+	data = VARSIZE(key) - VARHDRSZ;
+	return data + VARHDRSZ_SHORT <= VARATT_SHORT_MAX ? data + VARHDRSZ_SHORT :
+		data + VARHDRSZ;
+}
+
+/*
+ * Set the prefix of a key field of column att: the key's first bytes,
+ * without a bpchar's trailing blanks, zero-padded.
+ */
+void
+bp_key_prefix(const BpSlotDesc *desc, int att, char *field, const char *key)
+{
+	const char *data = VARDATA_ANY(key);
+	Size		len = VARSIZE_ANY_EXHDR(key);
+
+	if (desc->blank_padded[att])
+		while (len > 0 && data[len - 1] == ' ')
+			len--;
+	memset(field, 0, BP_KEY_PREFIX_SIZE);
+	memcpy(field, data, Min(len, BP_KEY_PREFIX_SIZE));
+}
+
+/*
+ * Fill the key field of column att of a slot with a key (a varlena) of
+ * the index: its prefix and a pointer to the detoasted key, allocated in
+ * the current memory context if value was toasted.  Returns the bytes the
+ * key takes in a key area.
+ */
+static Size
+set_key_field(const BpSlotDesc *desc, int att, char *field, Datum value)
+{
+	const char *key = (const char *) PG_DETOAST_DATUM_PACKED(value);
+
+	bp_key_prefix(desc, att, field, key);
+	bp_set_key_ref(field, (uint64) (uintptr_t) key);
+	return bp_key_stored_size(key);
+}
+
+/* Raise the error for an entry whose keys exceed BP_MAX_KEY_SIZE. */
+static void
+report_keys_too_large(const BpSlotDesc *desc, Size size)
+{
+	char	   *name = get_rel_name(desc->index_oid);
+
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("index row size %zu exceeds bpindex maximum %d for index \"%s\"",
+					size, BP_MAX_KEY_SIZE, name ? name : "?"),
+			 errdetail("The variable-length key columns of an entry take at most %d bytes.",
+					   BP_MAX_KEY_SIZE),
+			 errhint("Values larger than a tenth of a page cannot be indexed by bpindex.  "
+					 "Consider a btree index, or an index of an MD5 hash of the value.")));
+}
+
+/*
+ * Write an index entry into slot.  The keys of variable-length columns
+ * are detoasted into the current memory context, where the slot points.
+ */
 void
 bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values, bool *isnull,
 			 ItemPointer tid)
 {
+	Size		keys_size = 0;
+
 	if (desc->nulls_in_tid &&
 		ItemPointerGetOffsetNumberNoCheck(tid) > BP_TID_OFFSET_MASK)
 		ereport(ERROR,
@@ -291,9 +417,13 @@ bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values, bool *isnull,
 			set_slot_null(desc, slot, i);
 		else if (desc->att_byval[i])
 			bp_store_byval(dst, values[i], desc->att_len[i]);
+		else if (desc->att_len[i] == -1)
+			keys_size += set_key_field(desc, i, dst, values[i]);
 		else
 			memcpy(dst, DatumGetPointer(values[i]), desc->att_len[i]);
 	}
+	if (keys_size > BP_MAX_KEY_SIZE)
+		report_keys_too_large(desc, keys_size);
 }
 
 /* All columns of a slot. */
@@ -329,12 +459,20 @@ pivots_offset(int capacity)
 	return MAXALIGN(sizeof(BpInternalHeader) + sizeof(BlockNumber) * capacity);
 }
 
-/* Children (and pivots) an internal page has room for. */
+/*
+ * Children (and pivots) an internal page has room for: with keys, in the
+ * third of the page that their key area leaves (two thirds, so that the
+ * halves of a page whose keys fill the area, with their fences, fit).
+ */
 int
-bp_internal_capacity(uint16 width)
+bp_internal_capacity(uint16 width, bool keyed)
 {
 	Size		room = bp_page_content_size() - bp_fences_size(width);
-	int			capacity = (int) (room / (width + sizeof(BlockNumber)));
+	int			capacity;
+
+	if (keyed)
+		room /= 3;
+	capacity = (int) (room / (width + sizeof(BlockNumber)));
 
 	while (capacity > 0 &&
 		   pivots_offset(capacity) + (Size) capacity * width > room)
@@ -374,7 +512,7 @@ bp_estimate_pages(double ntuples, uint16 width, const BpaLayout *layout,
 				  int fillfactor, int *levels)
 {
 	double		per_leaf = bpa_fill_target(layout, fillfactor);
-	double		per_internal = Max(2, bp_internal_capacity(width) *
+	double		per_internal = Max(2, bp_internal_capacity(width, false) *
 								   BP_INTERNAL_FILLFACTOR / 100);
 	double		level_pages = Max(1.0, ceil(ntuples / per_leaf));
 	double		pages = 1 + level_pages;	/* the metapage and the leaves */
@@ -541,17 +679,409 @@ bp_page_highkey(Page page, uint16 width)
 	return PageGetContents(page) + width;
 }
 
+/*
+ * The key area of a page lies between its key_low and pd_lower, below the
+ * dead marks of a leaf, and grows down towards the page's other content.
+ * Keys are never moved or freed while the page lives (the slots that
+ * refer to one may be copied, as the BPA's header copies entries); a page
+ * is rebuilt to compact its keys.
+ */
+
+/* Give a page just initialized an empty key area, ending at pd_lower. */
+void
+bp_page_start_keys(Page page)
+{
+	BpPageGetOpaque(page)->key_low = ((PageHeader) page)->pd_lower;
+}
+
+/* Bytes between floor and the key area of page (0 if they overlap). */
+Size
+bp_page_key_room(Page page, Size floor)
+{
+	Size		low = BpPageGetOpaque(page)->key_low;
+
+	return low > floor ? low - floor : 0;
+}
+
+/*
+ * Where key would go in the key area of page, not below floor, or 0 if it
+ * does not fit.  A key with a 4-byte header is aligned for it.
+ */
+Size
+bp_page_next_key_offset(Page page, Size floor, const char *key)
+{
+	Size		size = bp_key_stored_size(key);
+	Size		low = BpPageGetOpaque(page)->key_low;
+
+	if (low < size + floor)
+		return 0;
+	low -= size;
+	if (size > VARATT_SHORT_MAX)
+		low = TYPEALIGN_DOWN(ALIGNOF_INT, low);
+	return low >= floor ? low : 0;
+}
+
+/*
+ * Copy key into the key area of page, not below floor; returns its
+ * offset, or 0 if it does not fit.
+ */
+Size
+bp_page_add_key(Page page, Size floor, const char *key)
+{
+	Size		offset = bp_page_next_key_offset(page, floor, key);
+	Size		size = bp_key_stored_size(key);
+	char	   *dst = (char *) page + offset;
+
+	if (offset == 0)
+		return 0;
+	if (size > VARATT_SHORT_MAX)
+	{
+		SET_VARSIZE(dst, size);
+		memcpy(dst + VARHDRSZ, VARDATA_ANY(key), size - VARHDRSZ);
+	}
+	else
+	{
+		SET_VARSIZE_SHORT(dst, size);
+		memcpy(dst + VARHDRSZ_SHORT, VARDATA_ANY(key), size - VARHDRSZ_SHORT);
+	}
+	BpPageGetOpaque(page)->key_low = (uint16) offset;
+	return offset;
+}
+
+/* Raise the error for a key reference outside its page's key area. */
+static void
+report_bad_key_offset(uint64 offset)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("bpindex page contains a key reference outside its key area"),
+			 errdetail_internal("Key offset %u.", (unsigned) offset),
+			 errhint("Please REINDEX the index.")));
+}
+
+/*
+ * The key at offset of page (a page or a copy of one), checked to lie
+ * whole in the page's key area as an uncompressed inline varlena.
+ */
+const char *
+bp_page_key(const char *page, uint64 offset)
+{
+	Size		low;
+	Size		end;
+	const char *key;
+
+	if (page == NULL)
+		elog(ERROR, "bpindex: key offset %u read without its page",
+			 (unsigned) offset);
+	low = BpPageGetOpaque(page)->key_low;
+	end = ((const PageHeaderData *) page)->pd_lower;
+	key = page + offset;
+	if (low == 0 || offset < low || offset >= end ||
+		(VARATT_IS_1B(key) ? VARATT_IS_1B_E(key) || VARSIZE_1B(key) < 1 ||
+		 offset + VARSIZE_1B(key) > end :
+		 offset % ALIGNOF_INT != 0 || offset + VARHDRSZ > end ||
+		 !VARATT_IS_4B_U(key) || VARSIZE_4B(key) < VARHDRSZ ||
+		 offset + VARSIZE_4B(key) > end))
+		report_bad_key_offset(offset);
+	return key;
+}
+
+/*
+ * Copy a slot stored in page (its keys offsets there) to out as a logical
+ * slot whose keys point into keys, which is page itself or a copy of it.
+ */
+void
+bp_slot_from_page(const BpSlotDesc *desc, const char *page, const char *keys,
+				  const char *stored, char *out)
+{
+	memcpy(out, stored, desc->width);
+	if (!desc->has_keys)
+		return;
+	for (int i = 0; i < desc->natts; i++)
+	{
+		char	   *field = out + desc->att_offset[i];
+
+		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, out, i))
+			continue;
+		bp_set_key_ref(field, (uint64) (uintptr_t)
+					   (keys + (bp_page_key(page, bp_key_ref(field)) - page)));
+	}
+}
+
+/* Are two keys (varlenas of any header) the same bytes? */
+static bool
+keys_equal(const char *a, const char *b)
+{
+	return VARSIZE_ANY_EXHDR(a) == VARSIZE_ANY_EXHDR(b) &&
+		memcmp(VARDATA_ANY(a), VARDATA_ANY(b), VARSIZE_ANY_EXHDR(a)) == 0;
+}
+
+/*
+ * Bytes the keys of a logical slot take in a key area (4-byte headers
+ * counted with their worst alignment), but for those equal to the same
+ * column's key of the logical slot prev (if not NULL), which the slot
+ * would share.
+ */
+Size
+bp_slot_new_keys_size(const BpSlotDesc *desc, const char *slot,
+					  const char *prev)
+{
+	Size		size = 0;
+
+	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	{
+		const char *key;
+		Size		key_size;
+
+		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
+			continue;
+		key = bp_key_field_value(NULL, slot + desc->att_offset[i]);
+		if (prev != NULL && !bp_slot_isnull(desc, prev, i) &&
+			keys_equal(key, bp_key_field_value(NULL, prev + desc->att_offset[i])))
+			continue;
+		key_size = bp_key_stored_size(key);
+		size += key_size > VARATT_SHORT_MAX ? key_size + ALIGNOF_INT - 1 : key_size;
+	}
+	return size;
+}
+
+/* Bytes the keys of a logical slot take in a key area, at most. */
+Size
+bp_slot_keys_size(const BpSlotDesc *desc, const char *slot)
+{
+	return bp_slot_new_keys_size(desc, slot, NULL);
+}
+
+/* Does every key field of the logical slot hold its key's prefix? */
+bool
+bp_slot_key_prefixes_valid(const BpSlotDesc *desc, const char *slot)
+{
+	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	{
+		char		field[BP_KEY_FIELD_SIZE];
+		const char *stored = slot + desc->att_offset[i];
+
+		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
+			continue;
+		bp_key_prefix(desc, i, field, bp_key_field_value(NULL, stored));
+		if (memcmp(field, stored, BP_KEY_PREFIX_SIZE) != 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Store the logical slot at dst in page, adding its keys to the key area
+ * of page (not below floor) and referring to them by offset.  A key equal
+ * to the same column's key of same (a slot stored in page, or NULL) is
+ * not copied again.  False, with the key area perhaps grown, if the keys
+ * do not fit.
+ */
+bool
+bp_slot_to_page(const BpSlotDesc *desc, Page page, Size floor,
+				const char *slot, const char *same, char *dst)
+{
+	char		stored[BP_MAX_SLOT_WIDTH];
+
+	memcpy(stored, slot, desc->width);
+	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	{
+		char	   *field = stored + desc->att_offset[i];
+		const char *key;
+		Size		offset = 0;
+
+		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, stored, i))
+			continue;
+		key = bp_key_field_value(NULL, field);
+		if (same != NULL && !bp_slot_isnull(desc, same, i))
+		{
+			const char *other = bp_key_field_value(page, same + desc->att_offset[i]);
+
+			if (keys_equal(key, other))
+				offset = other - (const char *) page;
+		}
+		if (offset == 0)
+			offset = bp_page_add_key(page, floor, key);
+		if (offset == 0)
+			return false;
+		bp_set_key_ref(field, offset);
+	}
+	memcpy(dst, stored, desc->width);
+	return true;
+}
+
+/*
+ * A slot stored in page as a logical slot: the stored slot itself in an
+ * index without keys, else converted into buf (room for a slot), its keys
+ * pointing into page.
+ */
+const char *
+bp_page_slot(const BpSlotDesc *desc, const char *page, const char *stored,
+			 char *buf)
+{
+	if (!desc->has_keys)
+		return stored;
+	bp_slot_from_page(desc, page, page, stored, buf);
+	return buf;
+}
+
+/* A fence of page as a logical slot (bp_page_slot). */
+const char *
+bp_page_fence(const BpSlotDesc *desc, const char *page, bool high, char *buf)
+{
+	const char *contents = PageGetContents((Page) page);
+
+	return bp_page_slot(desc, page, high ? contents + desc->width : contents,
+						buf);
+}
+
+/*
+ * A copy of a logical slot in one allocation with copies of its keys, so
+ * that it outlives where it came from.
+ */
+char *
+bp_copy_slot(const BpSlotDesc *desc, const char *slot)
+{
+	Size		size = desc->width;
+	char	   *copy;
+
+	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+		if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, slot, i))
+			size += INTALIGN(VARSIZE_ANY(bp_key_field_value(NULL,
+															slot + desc->att_offset[i])));
+	copy = palloc(MAXALIGN(desc->width) + size);
+	memcpy(copy, slot, desc->width);
+	size = MAXALIGN(desc->width);
+	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	{
+		char	   *field = copy + desc->att_offset[i];
+		const char *key;
+
+		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, copy, i))
+			continue;
+		key = bp_key_field_value(NULL, field);
+		memcpy(copy + size, key, VARSIZE_ANY(key));
+		bp_set_key_ref(field, (uint64) (uintptr_t) (copy + size));
+		size += INTALIGN(VARSIZE_ANY(key));
+	}
+	return copy;
+}
+
+/*
+ * Copy the logical slot to out and its keys into keys (BP_KEYS_BUFSIZE
+ * bytes), referring to them by pointer, or with as_offsets by their
+ * offsets from keys (to cross into another process's memory, where
+ * bp_slot_resolve_offsets turns them back into pointers).
+ */
+void
+bp_slot_copy_keys(const BpSlotDesc *desc, const char *slot, char *out,
+				  char *keys, bool as_offsets)
+{
+	Size		used = 0;
+
+	memmove(out, slot, desc->width);
+	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	{
+		char	   *field = out + desc->att_offset[i];
+		const char *key;
+
+		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, out, i))
+			continue;
+		key = bp_key_field_value(NULL, field);
+		if (used + VARSIZE_ANY(key) > BP_KEYS_BUFSIZE)
+			elog(ERROR, "bpindex: the keys of a slot exceed %d bytes",
+				 BP_KEYS_BUFSIZE);
+		memcpy(keys + used, key, VARSIZE_ANY(key));
+		bp_set_key_ref(field, as_offsets ? used : (uint64) (uintptr_t) (keys + used));
+		used = INTALIGN(used + VARSIZE_ANY(key));
+	}
+}
+
+/* Point the keys of a slot copied with as_offsets into keys. */
+void
+bp_slot_resolve_offsets(const BpSlotDesc *desc, char *slot, const char *keys)
+{
+	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	{
+		char	   *field = slot + desc->att_offset[i];
+
+		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
+			continue;
+		if (bp_key_ref(field) >= BP_KEYS_BUFSIZE)
+			elog(ERROR, "bpindex: key offset %u out of bounds",
+				 (unsigned) bp_key_ref(field));
+		bp_set_key_ref(field, (uint64) (uintptr_t) (keys + bp_key_ref(field)));
+	}
+}
+
+/*
+ * Move the keys of n logical slots that point into the BLCKSZ bytes at
+ * from to the same places in to (a copy of them).
+ */
+void
+bp_slots_rebase(const BpSlotDesc *desc, char *slots, int n, const char *from,
+				const char *to)
+{
+	for (int k = 0; desc->has_keys && k < n; k++)
+	{
+		char	   *slot = slots + (Size) k * desc->width;
+
+		for (int i = 0; i < desc->natts; i++)
+		{
+			char	   *field = slot + desc->att_offset[i];
+			const char *key;
+
+			if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
+				continue;
+			key = bp_key_field_value(NULL, field);
+			if (key >= from && key < from + BLCKSZ)
+				bp_set_key_ref(field, (uint64) (uintptr_t) (to + (key - from)));
+		}
+	}
+}
+
+/*
+ * Copy a fence of page into out as a logical slot whose keys point into
+ * keys (page or a copy of it); all zeros if the page has no such fence.
+ */
+void
+bp_page_fence_into(const BpSlotDesc *desc, const char *page, const char *keys,
+				   bool high, char *out)
+{
+	uint16		flags = BpPageGetOpaque(page)->flags;
+	const char *contents = PageGetContents((Page) page);
+
+	if (!(flags & (high ? BP_HAS_HIGH : BP_HAS_LOW)))
+		memset(out, 0, desc->width);
+	else
+		bp_slot_from_page(desc, page, keys,
+						  high ? contents + desc->width : contents, out);
+}
+
+/* A copy of a slot stored in page, as bp_copy_slot makes. */
+char *
+bp_copy_page_slot(const BpSlotDesc *desc, const char *page,
+				  const char *stored)
+{
+	char		buf[BP_MAX_SLOT_WIDTH];
+
+	return bp_copy_slot(desc, bp_page_slot(desc, page, stored, buf));
+}
+
 /* Does slot lie within the fences of page (low key <= slot < high key)? */
 bool
 bp_slot_within_fences(Page page, const BpSlotDesc *desc, const char *slot)
 {
 	uint16		flags = BpPageGetOpaque(page)->flags;
+	char		fence[BP_MAX_SLOT_WIDTH];
 
 	if ((flags & BP_HAS_LOW) &&
-		bp_compare_slots(bp_page_lowkey(page), slot, (void *) desc) > 0)
+		bp_compare_slots(bp_page_fence(desc, page, false, fence), slot,
+						 (void *) desc) > 0)
 		return false;
 	if ((flags & BP_HAS_HIGH) &&
-		bp_compare_slots(slot, bp_page_highkey(page, desc->width), (void *) desc) >= 0)
+		bp_compare_slots(slot, bp_page_fence(desc, page, true, fence),
+						 (void *) desc) >= 0)
 		return false;
 	return true;
 }
@@ -584,6 +1114,109 @@ bp_internal_open_gap(Page page, uint16 width, int pos)
 			bp_internal_pivot(page, width, pos),
 			(Size) (header->nitems - pos) * width);
 	header->nitems++;
+}
+
+/* Where the key area of an internal page may grow down to. */
+Size
+bp_internal_key_floor(Page page, uint16 width)
+{
+	return bp_internal_pivot(page, width, bp_internal_header(page, width)->capacity) -
+		(char *) page;
+}
+
+/* Store the logical slot at dst of page, with its keys if it has any. */
+static bool
+store_page_slot(const BpSlotDesc *desc, Page page, Size floor,
+				const char *slot, const char *same, char *dst)
+{
+	if (!desc->has_keys)
+	{
+		memcpy(dst, slot, desc->width);
+		return true;
+	}
+	return bp_slot_to_page(desc, page, floor, slot, same, dst);
+}
+
+/*
+ * Fill page as an internal page at level with n children and their pivots
+ * (logical slots; pivot 0 is the page's low key, all zeros if it has none,
+ * whatever pivots holds there), with these fences (either may be NULL), a
+ * key area if the index has keys, and no right-link.  False if the keys
+ * do not fit.
+ */
+bool
+bp_internal_fill(const BpSlotDesc *desc, Page page, uint16 level,
+				 int capacity, const char *lowkey, const char *highkey,
+				 const BlockNumber *children, const char *pivots, int n)
+{
+	uint16		width = desc->width;
+	BpInternalHeader *header;
+	Size		floor;
+	bool		fits = true;
+
+	bp_init_page(page, BP_INTERNAL | (lowkey ? BP_HAS_LOW : 0) |
+				 (highkey ? BP_HAS_HIGH : 0), level);
+	if (desc->has_keys)
+		bp_page_start_keys(page);
+	header = bp_internal_header(page, width);
+	header->nitems = n;
+	header->capacity = capacity;
+	memcpy(bp_internal_children(page, width), children, sizeof(BlockNumber) * n);
+	floor = bp_internal_key_floor(page, width);
+	if (highkey)
+		fits = store_page_slot(desc, page, floor, highkey, NULL,
+							   bp_page_highkey(page, width));
+	if (lowkey && fits)
+	{
+		fits = store_page_slot(desc, page, floor, lowkey, NULL,
+							   bp_page_lowkey(page));
+		memcpy(bp_internal_pivot(page, width, 0), bp_page_lowkey(page), width);
+	}
+	for (int i = 1; i < n && fits; i++)
+		fits = store_page_slot(desc, page, floor, pivots + (Size) i * width,
+							   i > 1 || lowkey ?
+							   bp_internal_pivot(page, width, i - 1) : NULL,
+							   bp_internal_pivot(page, width, i));
+	return fits;
+}
+
+/*
+ * Can the internal page take one more pivot, the logical slot pivot:
+ * a free child and room for its keys?
+ */
+bool
+bp_internal_has_room(const BpSlotDesc *desc, Page page, const char *pivot)
+{
+	uint16		width = desc->width;
+	BpInternalHeader *header = bp_internal_header(page, width);
+
+	return header->nitems < header->capacity &&
+		(!desc->has_keys ||
+		 bp_slot_keys_size(desc, pivot) <=
+		 bp_page_key_room(page, bp_internal_key_floor(page, width)));
+}
+
+/*
+ * The children's pivots of an internal page as logical slots into out
+ * (room for nitems slots), their keys pointing into keys (page or a copy
+ * of it); pivot 0 is all zeros when the page has no low key.
+ */
+void
+bp_internal_pivots(const BpSlotDesc *desc, Page page, const char *keys,
+				   char *out)
+{
+	uint16		width = desc->width;
+	int			n = bp_internal_header(page, width)->nitems;
+	bool		has_low = (BpPageGetOpaque(page)->flags & BP_HAS_LOW) != 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		if (i == 0 && !has_low)
+			memset(out, 0, width);
+		else
+			bp_slot_from_page(desc, page, keys, bp_internal_pivot(page, width, i),
+							  out + (Size) i * width);
+	}
 }
 
 /* Pivot i of an internal page: the low bound of child i. */
@@ -725,7 +1358,8 @@ bp_get_state(Relation index)
 		meta.leaf_layout.slot_width != state->slot.width ||
 		bpa_region_size(&meta.leaf_layout) >
 		bp_leaf_region_room(&state->slot, state->slot.width) ||
-		meta.internal_capacity != bp_internal_capacity(state->slot.width))
+		meta.internal_capacity != bp_internal_capacity(state->slot.width,
+													   state->slot.has_keys))
 	{
 		pfree(state);
 		bp_report_corrupted(index, BP_METAPAGE_BLKNO,
@@ -772,14 +1406,22 @@ bp_check_columns(Relation index)
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		Oid			cmpproc = index_getprocid(index, i + 1, 1);
 
-		if (att->attlen <= 0)
+		if (att->attlen < -1)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("bpindex cannot index column \"%s\" of index \"%s\": type %s is variable-length",
+					 errmsg("bpindex cannot index column \"%s\" of index \"%s\": type %s has no stored length",
 							NameStr(att->attname),
 							RelationGetRelationName(index),
-							format_type_be(att->atttypid)),
-					 errdetail("bpindex stores every entry in a fixed-width slot, so key columns must have a fixed-length type.")));
+							format_type_be(att->atttypid))));
+		if (att->attlen == -1 && OidIsValid(index->rd_indcollation[i]) &&
+			!get_collation_isdeterministic(index->rd_indcollation[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("bpindex cannot index column \"%s\" of index \"%s\": collation \"%s\" is nondeterministic",
+							NameStr(att->attname),
+							RelationGetRelationName(index),
+							get_collation_name(index->rd_indcollation[i])),
+					 errhint("Use a deterministic collation, or a btree index.")));
 		if (!OidIsValid(cmpproc) ||
 			!check_amproc_signature(cmpproc, INT4OID, true, 2, 2,
 									index->rd_opcintype[i],

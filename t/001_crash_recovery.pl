@@ -78,13 +78,19 @@ $node->reload;
 
 # Keys: random ones in [0, 10^7), ascending ones from 10^7 up (u ascending
 # too), NULLs, and inserts that roll back (their entries stay in the index).
+# s is a text key made from k and v (URL-like, longer than a slot's prefix,
+# of varying length), in indexes of their own.
 $node->safe_psql('postgres', q{
-	CREATE TABLE cc_t (k int8, v int4, u uuid);
+	CREATE TABLE cc_t (k int8, v int4, u uuid,
+		s text GENERATED ALWAYS AS ('https://example.com/' || lpad(k::text, 9, '0')
+			|| '/' || repeat('x', abs(v) % 40)) STORED);
 	CREATE SEQUENCE cc_seq;
 	CREATE INDEX cc_t_k ON cc_t USING bpindex (k);
 	CREATE INDEX cc_t_uk ON cc_t USING bpindex (u, k);
 	CREATE INDEX cc_t_k_inc ON cc_t USING bpindex (k) INCLUDE (v, u);
 	CREATE INDEX cc_t_kd ON cc_t USING bpindex (k DESC, v NULLS FIRST);
+	CREATE INDEX cc_t_s ON cc_t USING bpindex (s);
+	CREATE INDEX cc_t_us ON cc_t USING bpindex (u, s);
 });
 my %cc_scripts = (
 	'cc_random.sql@4' => q{
@@ -120,7 +126,13 @@ my @cc_queries = (
 	"SELECT count(*), sum(k) FROM cc_t WHERE u < '00000000-0000-0000-0001-000000000000'",
 	'SELECT count(*), sum(k) FROM cc_t WHERE u IS NULL AND k < 5000000',
 	'SELECT k, v, u FROM cc_t WHERE k BETWEEN 2000000 AND 2200000 ORDER BY k, v, u',
-	'SELECT k, v FROM cc_t WHERE k < 3000000 ORDER BY k DESC, v NULLS FIRST LIMIT 300');
+	'SELECT k, v FROM cc_t WHERE k < 3000000 ORDER BY k DESC, v NULLS FIRST LIMIT 300',
+	"SELECT s FROM cc_t WHERE s >= 'https://example.com/005000000' ORDER BY s LIMIT 300",
+	"SELECT count(*), sum(k) FROM cc_t WHERE s BETWEEN 'https://example.com/001' "
+	  . "AND 'https://example.com/003'",
+	"SELECT s FROM cc_t WHERE s > 'https://example.com/01' ORDER BY s DESC LIMIT 200",
+	"SELECT u, s FROM cc_t WHERE u >= '80000000-0000-0000-0000-000000000000' "
+	  . 'ORDER BY u, s LIMIT 200');
 
 # Inserts after recovery, spread over every key range of both indexes, so
 # that most leaves (those with an incomplete split included) get one.
@@ -166,6 +178,8 @@ for my $round (1 .. 4)
 	check_index($node, 'cc_t_uk', 1, "round $round after crash");
 	check_index($node, 'cc_t_k_inc', 1, "round $round after crash");
 	check_index($node, 'cc_t_kd', 1, "round $round after crash");
+	check_index($node, 'cc_t_s', 1, "round $round after crash");
+	check_index($node, 'cc_t_us', 1, "round $round after crash");
 	compare_scans($node, "round $round after crash", \@cc_queries);
 
 	# inserts go on working after recovery
@@ -174,12 +188,16 @@ for my $round (1 .. 4)
 	check_index($node, 'cc_t_uk', 1, "round $round after more inserts");
 	check_index($node, 'cc_t_k_inc', 1, "round $round after more inserts");
 	check_index($node, 'cc_t_kd', 1, "round $round after more inserts");
-	compare_scans($node, "round $round after more inserts", [ @cc_queries[ 0, 3, 5, 8, 9 ] ]);
+	check_index($node, 'cc_t_s', 1, "round $round after more inserts");
+	check_index($node, 'cc_t_us', 1, "round $round after more inserts");
+	compare_scans($node, "round $round after more inserts",
+		[ @cc_queries[ 0, 3, 5, 8, 9, 10, 11, 12, 13 ] ]);
 	$rows_before = $node->safe_psql('postgres', 'SELECT count(*) FROM cc_t');
 }
 
 cmp_ok(index_stat($node, 'cc_t_k', 'levels'), '>=', 3, 'cc_t_k grew two internal levels');
 cmp_ok(index_stat($node, 'cc_t_uk', 'levels'), '>=', 3, 'cc_t_uk grew two internal levels');
+cmp_ok(index_stat($node, 'cc_t_s', 'levels'), '>=', 3, 'cc_t_s grew two internal levels');
 # with the visibility map set, the INCLUDE index answers alone
 $node->safe_psql('postgres', 'VACUUM ANALYZE cc_t');
 like($node->safe_psql('postgres',

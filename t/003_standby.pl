@@ -82,8 +82,10 @@ like($plan, qr/Index (Only )?Scan using repl_t_bp/, 'standby uses the index');
 # three internal levels deep in 60000 rows, random keys then split pages in
 # the middle.  Some 200000 inserts in all.
 $primary->safe_psql('postgres', q{
-	CREATE TABLE grow_t (k int8, v int4);
+	CREATE TABLE grow_t (k int8, v int4,
+		s text GENERATED ALWAYS AS (md5(k::text) || repeat('-', abs(v) % 30)) STORED);
 	CREATE INDEX grow_t_bp ON grow_t USING bpindex (k) WITH (fillfactor = 60, packed_leaves = off);
+	CREATE INDEX grow_t_s ON grow_t USING bpindex (s) WITH (fillfactor = 60);
 	CREATE INDEX grow_t_inc ON grow_t USING bpindex (k) INCLUDE (v) WITH (fillfactor = 60);
 	CREATE INDEX grow_t_kd ON grow_t USING bpindex (k DESC, v NULLS FIRST);
 	CREATE TABLE wide_t (a uuid, b uuid, c uuid, d uuid, k int8);
@@ -97,7 +99,10 @@ my @grow_queries = (
 	'SELECT count(*), sum(k) FROM grow_t WHERE k > 2000050000',
 	'SELECT count(*), sum(v) FROM grow_t WHERE k IS NULL',
 	'SELECT count(*), sum(k), sum(v) FROM grow_t WHERE k >= 0',
-	'SELECT k, v FROM grow_t WHERE k BETWEEN 300000000 AND 310000000 ORDER BY k, v');
+	'SELECT k, v FROM grow_t WHERE k BETWEEN 300000000 AND 310000000 ORDER BY k, v',
+	"SELECT s FROM grow_t WHERE s >= '8' ORDER BY s LIMIT 300",
+	"SELECT count(*), sum(k) FROM grow_t WHERE s BETWEEN '2' AND '5'",
+	'SELECT count(*) FROM grow_t WHERE s IS NULL');
 my @wide_queries = (
 	"SELECT a, k FROM wide_t WHERE a >= lpad(to_hex(5000), 32, '0')::uuid ORDER BY a, b, c, d, k LIMIT 300",
 	"SELECT count(*), sum(k) FROM wide_t WHERE a BETWEEN '40000000-0000-0000-0000-000000000000' "
@@ -116,7 +121,7 @@ sub check_grown
 	$primary->wait_for_catchup($standby, 'replay');
 	compare_scans($standby, "$label, grow_t", \@grow_queries, $primary);
 	compare_scans($standby, "$label, wide_t", \@wide_queries, $primary);
-	for my $index ('grow_t_bp', 'grow_t_inc', 'grow_t_kd', 'wide_t_bp')
+	for my $index ('grow_t_bp', 'grow_t_inc', 'grow_t_kd', 'grow_t_s', 'wide_t_bp')
 	{
 		check_index($primary, $index, 1, "$label, primary");
 		check_index($standby, $index, 0, "$label, standby");
