@@ -19,6 +19,7 @@
 #include "fmgr.h"
 #include "nodes/execnodes.h"
 #include "nodes/pathnodes.h"
+#include "port/pg_bswap.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "storage/lockdefs.h"
@@ -289,23 +290,43 @@ bp_set_key_ref(char *field, uint64 ref)
 
 extern const char *bp_page_key(const char *page, uint64 offset);
 
+extern void bp_report_key_pointer(uint64 ref);
+
+/* Three-way comparison of two key prefixes, bytewise. */
+static inline int
+bp_compare_prefixes(const char *a, const char *b)
+{
+	uint64		x;
+	uint64		y;
+
+	memcpy(&x, a, sizeof(x));
+	memcpy(&y, b, sizeof(y));
+	x = pg_ntoh64(x);
+	y = pg_ntoh64(y);
+	return (x > y) - (x < y);
+}
+
 /*
- * The key a key field refers to: for an offset, the key at that offset of
- * page, which must then be given, checked to lie in its key area.
+ * The key a key field refers to.  A field of a slot stored in page (page
+ * not NULL) refers by offset, checked to lie in the page's key area; a
+ * field of a logical slot (page NULL) by pointer.
  */
 static inline const char *
 bp_key_field_value(const char *page, const char *field)
 {
 	uint64		ref = bp_key_ref(field);
 
-	if (ref < BLCKSZ)
+	if (page != NULL)
 		return bp_page_key(page, ref);
+	if (ref < BLCKSZ)
+		bp_report_key_pointer(ref);
 	return (const char *) (uintptr_t) ref;
 }
 
 /*
- * Column att of slot, a slot of page if page is not NULL (its keys may be
- * offsets there); by-reference values point into the slot or to its key.
+ * Column att of slot, a slot stored in page if page is not NULL (its keys
+ * are offsets there); by-reference values point into the slot or to its
+ * key.
  */
 static inline Datum
 bp_slot_datum_in(const BpSlotDesc *desc, const char *page, const char *slot,
@@ -398,6 +419,8 @@ typedef struct BpLeaf
 	const char *keys;			/* where logical slots read from the leaf
 								 * point their keys: the page, or a copy of
 								 * it (bp_leaf_copy_keys) */
+	const char *probe;			/* keyed: the logical slot bp_leaf_encode
+								 * gave for comparisons with stored ones */
 	BpCodec		codec;			/* if packed */
 	uint16		width;			/* bytes of a stored entry */
 	BpaCompareFn compare;		/* order of stored entries */
@@ -518,6 +541,9 @@ typedef struct BpScanKeys
 	int			nkeys;
 	bool		unsatisfiable;	/* a key can never match (NULL argument) */
 	bool		exact;			/* the range predicates decide every key */
+	bool		first_column_prefix;	/* every key is a value key on the
+										 * first column, ASC NULLS LAST, of
+										 * kind BP_CMP_PREFIX */
 	bool		first_column_inline;	/* every key is a value key on the
 										 * first column with an inline
 										 * comparison */
@@ -638,10 +664,12 @@ extern BpCompareKind bp_compare_kind(Oid proc);
 extern int	bp_compare_slot_keys(const BpSlotDesc *desc, const char *a,
 								 const char *b);
 extern int	bp_compare_slots(const void *a, const void *b, void *arg);
-extern int	bp_compare_page_slot_keys(const BpSlotDesc *desc, const char *page,
-									  const char *a, const char *b);
-extern int	bp_compare_page_slots(const BpSlotDesc *desc, const char *page,
-								  const char *a, const char *b);
+extern int	bp_compare_page_slot_keys(const BpSlotDesc *desc, const char *page_a,
+									  const char *page_b, const char *a,
+									  const char *b);
+extern int	bp_compare_page_slots(const BpSlotDesc *desc, const char *page_a,
+								  const char *page_b, const char *a,
+								  const char *b);
 extern Size bp_key_stored_size(const char *key);
 extern void bp_page_start_keys(Page page);
 extern Size bp_page_key_room(Page page, Size floor);
@@ -695,6 +723,8 @@ extern void bp_slot_resolve_offsets(const BpSlotDesc *desc, char *slot,
 									const char *keys);
 extern void bp_slots_rebase(const BpSlotDesc *desc, char *slots, int n,
 							const char *from, const char *to);
+extern void bp_slots_detach_keys(const BpSlotDesc *desc, char *slots, int n,
+								 const char *page, char *copy);
 extern void bp_page_fence_into(const BpSlotDesc *desc, const char *page,
 							   const char *keys, bool high, char *out);
 extern bool bp_slot_within_fences(Page page, const BpSlotDesc *desc,
@@ -737,8 +767,7 @@ extern const char *bp_leaf_store_keys(BpLeaf *leaf, const char *slot,
 									  Size *keys_length);
 extern int	bp_leaf_count(const BpLeaf *leaf);
 extern const BpaLayout *bp_leaf_layout(const BpLeaf *leaf);
-extern const char *bp_leaf_encode(const BpLeaf *leaf, const char *slot,
-								  char *out);
+extern const char *bp_leaf_encode(BpLeaf *leaf, const char *slot, char *out);
 extern bool bp_leaf_has_dead_marks(Page page);
 extern void bp_leaf_set_dead_mark(BpLeaf *leaf, const char *stored);
 extern void bp_leaf_clear_dead_marks(Page page);
@@ -794,6 +823,7 @@ extern void bp_set_array_element(BpScanKeys *keys, int elem);
 extern bool bp_below_range(const void *slot, void *keys);
 extern bool bp_above_range(const void *slot, void *keys);
 extern bool bp_not_above_range(const void *slot, void *keys);
+extern BpKeyResult bp_prefix_side(const BpScanKeys *keys, const char *slot);
 extern Buffer bp_descend(Relation index, BpGoRightFn go_right, void *arg,
 						 int lockmode);
 extern Buffer bp_descend_to_level(Relation index, BpGoRightFn go_right,

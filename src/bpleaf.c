@@ -484,7 +484,9 @@ compare_keyed(const void *a, const void *b, void *arg)
 {
 	const BpLeaf *leaf = (const BpLeaf *) arg;
 
-	return bp_compare_page_slots(leaf->desc, leaf->page, a, b);
+	return bp_compare_page_slots(leaf->desc,
+								 a == leaf->probe ? NULL : leaf->page,
+								 b == leaf->probe ? NULL : leaf->page, a, b);
 }
 
 /* Does leaf store its entries in a form other than logical slots? */
@@ -492,32 +494,6 @@ static inline bool
 leaf_decodes(const BpLeaf *leaf)
 {
 	return leaf->packed || leaf->keyed;
-}
-
-/* Check that a stored slot's keys lie in the key area of page. */
-static void
-check_stored_keys(const BpSlotDesc *desc, const char *page, const char *stored)
-{
-	for (int i = 0; i < desc->natts; i++)
-		if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, stored, i))
-			bp_page_key(page, bp_key_ref(stored + desc->att_offset[i]));
-}
-
-/*
- * Check every key reference of a keyed leaf (log, header, blocks) once,
- * when it is opened: the comparisons of its BPA then trust them.
- */
-static void
-check_keyed_leaf(const BpSlotDesc *desc, Page page, const char *region)
-{
-	for (int i = 0; i < bpa_log_count(region); i++)
-		check_stored_keys(desc, page, bpa_log_entry(region, i));
-	for (int b = 0; b < bpa_used_blocks(region); b++)
-	{
-		check_stored_keys(desc, page, bpa_header_entry(region, b));
-		for (int j = 0; j < bpa_block_count(region, b); j++)
-			check_stored_keys(desc, page, bpa_block_entry(region, b, j));
-	}
 }
 
 /*
@@ -532,6 +508,7 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 	leaf->region = leaf_region(page, desc);
 	leaf->keyed = desc->has_keys;
 	leaf->keys = page;
+	leaf->probe = NULL;
 	leaf->packed = leaf_header(page, desc)->encoding == BP_LEAF_PACKED;
 	if (leaf->packed)
 	{
@@ -547,7 +524,6 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 	}
 	else if (leaf->keyed)
 	{
-		check_keyed_leaf(desc, page, leaf->region);
 		leaf->width = desc->width;
 		leaf->compare = compare_keyed;
 		leaf->compare_arg = leaf;
@@ -570,15 +546,18 @@ key_floor(const BpLeaf *leaf)
 
 /*
  * Make the logical slots read from a keyed leaf from now on point their
- * keys into copy (BLCKSZ bytes), a copy of its page taken now, so that
- * they outlive the lock or a change of the page.
+ * keys into copy (BLCKSZ bytes), where the leaf's key area is copied now
+ * at its offsets, so that they outlive the lock or a change of the page.
  */
 void
 bp_leaf_copy_keys(BpLeaf *leaf, char *copy)
 {
+	Size		low = BpPageGetOpaque(leaf->page)->key_low;
+
 	if (!leaf->keyed)
 		return;
-	memcpy(copy, leaf->page, BLCKSZ);
+	/* the key area only: the slots' keys are checked against the page */
+	memcpy(copy + low, leaf->page + low, ((PageHeader) leaf->page)->pd_lower - low);
 	leaf->keys = copy;
 }
 
@@ -681,14 +660,16 @@ bp_leaf_layout(const BpLeaf *leaf)
  * the leaf's codec cannot hold it (the leaf must re-encode).
  */
 const char *
-bp_leaf_encode(const BpLeaf *leaf, const char *slot, char *out)
+bp_leaf_encode(BpLeaf *leaf, const char *slot, char *out)
 {
 	BpcValue	values[BPC_MAX_COLUMNS];
 	uint32		block;
 	uint16		offset;
 
+	if (leaf->keyed)
+		leaf->probe = slot;		/* compared as a logical slot */
 	if (!leaf->packed)
-		return slot;			/* a keyed leaf compares logical slots too */
+		return slot;
 	if (!slot_values(leaf->desc, slot, values, &block, &offset) ||
 		!bpc_encode(&leaf->codec, values, block, offset, (uint8 *) out))
 		return NULL;
@@ -795,11 +776,29 @@ reader_slot(LeafReader *reader, const char *stored)
 	return reader->slot;
 }
 
+/*
+ * For a keyed leaf read with the range predicates of scan keys on a
+ * bytewise first column: the side of the range the stored entry's prefix
+ * alone puts it on (BP_KEY_MATCH: it does not tell), without decoding.
+ */
+static inline BpKeyResult
+reader_prefix_side(const LeafReader *reader, const void *stored)
+{
+	if (!reader->leaf->keyed || reader->before_start != bp_below_range ||
+		!((const BpScanKeys *) reader->pred_arg)->first_column_prefix)
+		return BP_KEY_MATCH;
+	return bp_prefix_side((const BpScanKeys *) reader->pred_arg, stored);
+}
+
 /* Predicate on stored entries: before_start of the decoded slot. */
 static bool
 reader_before_start(const void *stored, void *arg)
 {
 	LeafReader *reader = (LeafReader *) arg;
+	BpKeyResult side = reader_prefix_side(reader, stored);
+
+	if (side != BP_KEY_MATCH)
+		return side == BP_KEY_BELOW;
 
 	decode_entry(reader->leaf, stored, reader->slot);
 	return reader->before_start(reader->slot, reader->pred_arg);
@@ -810,6 +809,10 @@ static bool
 reader_after_end(const void *stored, void *arg)
 {
 	LeafReader *reader = (LeafReader *) arg;
+	BpKeyResult side = reader_prefix_side(reader, stored);
+
+	if (side != BP_KEY_MATCH)
+		return side == BP_KEY_ABOVE;
 
 	decode_entry(reader->leaf, stored, reader->slot);
 	return reader->after_end(reader->slot, reader->pred_arg);

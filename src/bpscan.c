@@ -375,10 +375,20 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 	pos->flags = opaque->flags;
 	pos->rightlink = opaque->rightlink;
 	bp_leaf_open(&leaf, page, &so->slot);
-	bp_leaf_copy_keys(&leaf, pos->keys);
+	/* keys: the whole key area, or a point scan's few after the copy */
+	if (!so->point)
+		bp_leaf_copy_keys(&leaf, pos->keys);
 	bp_page_fence_into(&so->slot, page, leaf.keys, false, pos->lowkey);
 	bp_page_fence_into(&so->slot, page, leaf.keys, true, pos->highkey);
 	pos->nitems = copy_leaf_sorted(so, &leaf, scan->ignore_killed_tuples, dir);
+	if (so->point && pos->keys)
+	{
+		bp_slots_detach_keys(&so->slot, pos->items, pos->nitems, page, pos->keys);
+		if (pos->flags & BP_HAS_LOW)
+			bp_slots_detach_keys(&so->slot, pos->lowkey, 1, page, pos->keys);
+		if (pos->flags & BP_HAS_HIGH)
+			bp_slots_detach_keys(&so->slot, pos->highkey, 1, page, pos->keys);
+	}
 	PredicateLockPage(scan->indexRelation, pos->blkno, scan->xs_snapshot);
 	if (scan_keeps_pin(scan))
 	{

@@ -369,6 +369,13 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 			out->keys[i].kind == BP_CMP_FMGR || out->keys[i].kind == BP_CMP_PREFIX)
 			out->first_column_inline = false;
 
+	out->first_column_prefix = out->nkeys > 0 &&
+		!out->slot->reverse[0] && !out->slot->nulls_first[0];
+	for (int i = 0; i < out->nkeys; i++)
+		if (out->keys[i].attno != 0 || out->keys[i].flags != 0 ||
+			out->keys[i].kind != BP_CMP_PREFIX)
+			out->first_column_prefix = false;
+
 	/* exact: every keyed column follows columns pinned by equality keys */
 	out->exact = out->nfilters == 0;
 	for (int i = 0; i < out->nkeys; i++)
@@ -404,11 +411,10 @@ compare_column(BpCompareKind kind, const FmgrInfo *cmp, Oid collation,
 {
 	if (kind == BP_CMP_PREFIX)
 	{
-		int			c = memcmp(slot + desc->att_offset[att], prefix,
-							   BP_KEY_PREFIX_SIZE);
+		int			c = bp_compare_prefixes(slot + desc->att_offset[att], prefix);
 
 		if (c != 0)
-			return c > 0 ? 1 : -1;
+			return c;
 	}
 	else if (kind != BP_CMP_FMGR)
 		return bp_compare_inline(kind, slot + desc->att_offset[att], argument,
@@ -573,6 +579,34 @@ bp_above_range(const void *slot, void *arg)
 	if (keys->first_column_inline)
 		return outside_first_column(keys, slot, false);
 	return outside_range(keys, slot, BP_KEY_ABOVE);
+}
+
+/*
+ * For keys with first_column_prefix: the side of the range on which the
+ * prefix of slot's first column (a slot stored in a page will do: its
+ * prefix is its own) puts it, or BP_KEY_MATCH when the prefixes alone do
+ * not tell (equal to a key's, or a NULL).
+ */
+BpKeyResult
+bp_prefix_side(const BpScanKeys *keys, const char *slot)
+{
+	const char *prefix = slot + keys->slot->att_offset[0];
+
+	if (bp_slot_isnull(keys->slot, slot, 0))
+		return BP_KEY_MATCH;
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		const BpScanKey *key = &keys->keys[i];
+		int			c = bp_compare_prefixes(prefix, key->prefix);
+
+		if (c == 0)
+			continue;
+		if (c < key->below_limit)
+			return BP_KEY_BELOW;
+		if (c > key->above_limit)
+			return BP_KEY_ABOVE;
+	}
+	return BP_KEY_MATCH;
 }
 
 /* Negation of bp_above_range, to steer a descent to the range's end. */

@@ -197,24 +197,23 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
  * in page, if page is not NULL.
  */
 static inline int
-compare_column(const BpSlotDesc *desc, const char *page, int i, const char *a,
-			   const char *b)
+compare_column(const BpSlotDesc *desc, const char *page_a, const char *page_b,
+			   int i, const char *a, const char *b)
 {
 	int32		c;
 
 	if (desc->cmp_kind[i] == BP_CMP_PREFIX)
 	{
-		c = memcmp(a + desc->att_offset[i], b + desc->att_offset[i],
-				   BP_KEY_PREFIX_SIZE);
+		c = bp_compare_prefixes(a + desc->att_offset[i], b + desc->att_offset[i]);
 		if (c != 0)
-			return c > 0 ? 1 : -1;
+			return c;
 	}
 	else if (desc->cmp_kind[i] != BP_CMP_FMGR)
 		return bp_compare_inline(desc->cmp_kind[i], a + desc->att_offset[i],
 								 bp_slot_datum(desc, b, i), desc->att_len[i]);
 	c = DatumGetInt32(FunctionCall2Coll(desc->cmp_proc[i], desc->collation[i],
-										bp_slot_datum_in(desc, page, a, i),
-										bp_slot_datum_in(desc, page, b, i)));
+										bp_slot_datum_in(desc, page_a, a, i),
+										bp_slot_datum_in(desc, page_b, b, i)));
 	return (c > 0) - (c < 0);
 }
 
@@ -239,16 +238,17 @@ compare_tids(const char *a, const char *b)
 int
 bp_compare_slot_keys(const BpSlotDesc *desc, const char *a, const char *b)
 {
-	return bp_compare_page_slot_keys(desc, NULL, a, b);
+	return bp_compare_page_slot_keys(desc, NULL, NULL, a, b);
 }
 
 /*
- * bp_compare_slot_keys of slots whose keys may be offsets in page, if
- * page is not NULL (slots stored there, or copied from it).
+ * bp_compare_slot_keys of slots that may be stored in a page: a in page_a
+ * if that is not NULL (its keys are offsets there, as in a copy of a slot
+ * stored there), else a logical slot; b likewise.
  */
 int
-bp_compare_page_slot_keys(const BpSlotDesc *desc, const char *page,
-						  const char *a, const char *b)
+bp_compare_page_slot_keys(const BpSlotDesc *desc, const char *page_a,
+						  const char *page_b, const char *a, const char *b)
 {
 	for (int i = 0; i < desc->natts; i++)
 	{
@@ -262,7 +262,7 @@ bp_compare_page_slot_keys(const BpSlotDesc *desc, const char *page,
 				continue;
 			return a_null != desc->nulls_first[i] ? 1 : -1;
 		}
-		c = compare_column(desc, page, i, a, b);
+		c = compare_column(desc, page_a, page_b, i, a, b);
 		if (c != 0)
 			return desc->reverse[i] ? -c : c;
 	}
@@ -278,12 +278,12 @@ bp_compare_slots(const void *a, const void *b, void *arg)
 	return c != 0 ? c : compare_tids(a, b);
 }
 
-/* bp_compare_slots of slots whose keys may be offsets in page. */
+/* bp_compare_slots of slots that may be stored in pages (as above). */
 int
-bp_compare_page_slots(const BpSlotDesc *desc, const char *page, const char *a,
-					  const char *b)
+bp_compare_page_slots(const BpSlotDesc *desc, const char *page_a,
+					  const char *page_b, const char *a, const char *b)
 {
-	int			c = bp_compare_page_slot_keys(desc, page, a, b);
+	int			c = bp_compare_page_slot_keys(desc, page_a, page_b, a, b);
 
 	return c != 0 ? c : compare_tids(a, b);
 }
@@ -748,6 +748,14 @@ bp_page_add_key(Page page, Size floor, const char *key)
 	return offset;
 }
 
+/* Raise the error for a logical slot whose key reference is an offset. */
+void
+bp_report_key_pointer(uint64 ref)
+{
+	elog(ERROR, "bpindex: a key of a slot in memory refers to offset %u",
+		 (unsigned) ref);
+}
+
 /* Raise the error for a key reference outside its page's key area. */
 static void
 report_bad_key_offset(uint64 offset)
@@ -935,6 +943,19 @@ bp_page_fence(const BpSlotDesc *desc, const char *page, bool high, char *buf)
 						buf);
 }
 
+/* Bytes that copies of the keys of a logical slot take, each aligned. */
+static Size
+slot_keys_copy_size(const BpSlotDesc *desc, const char *slot)
+{
+	Size		size = 0;
+
+	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+		if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, slot, i))
+			size += INTALIGN(VARSIZE_ANY(bp_key_field_value(NULL,
+															slot + desc->att_offset[i])));
+	return size;
+}
+
 /*
  * A copy of a logical slot in one allocation with copies of its keys, so
  * that it outlives where it came from.
@@ -942,28 +963,9 @@ bp_page_fence(const BpSlotDesc *desc, const char *page, bool high, char *buf)
 char *
 bp_copy_slot(const BpSlotDesc *desc, const char *slot)
 {
-	Size		size = desc->width;
-	char	   *copy;
+	char	   *copy = palloc(MAXALIGN(desc->width) + slot_keys_copy_size(desc, slot));
 
-	for (int i = 0; desc->has_keys && i < desc->natts; i++)
-		if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, slot, i))
-			size += INTALIGN(VARSIZE_ANY(bp_key_field_value(NULL,
-															slot + desc->att_offset[i])));
-	copy = palloc(MAXALIGN(desc->width) + size);
-	memcpy(copy, slot, desc->width);
-	size = MAXALIGN(desc->width);
-	for (int i = 0; desc->has_keys && i < desc->natts; i++)
-	{
-		char	   *field = copy + desc->att_offset[i];
-		const char *key;
-
-		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, copy, i))
-			continue;
-		key = bp_key_field_value(NULL, field);
-		memcpy(copy + size, key, VARSIZE_ANY(key));
-		bp_set_key_ref(field, (uint64) (uintptr_t) (copy + size));
-		size += INTALIGN(VARSIZE_ANY(key));
-	}
+	bp_slot_copy_keys(desc, slot, copy, copy + MAXALIGN(desc->width), false);
 	return copy;
 }
 
@@ -1036,6 +1038,34 @@ bp_slots_rebase(const BpSlotDesc *desc, char *slots, int n, const char *from,
 			key = bp_key_field_value(NULL, field);
 			if (key >= from && key < from + BLCKSZ)
 				bp_set_key_ref(field, (uint64) (uintptr_t) (to + (key - from)));
+		}
+	}
+}
+
+/*
+ * Copy the keys that n logical slots point to in page (a locked page) to
+ * the same offsets of copy (BLCKSZ bytes), and point the slots there.
+ */
+void
+bp_slots_detach_keys(const BpSlotDesc *desc, char *slots, int n,
+					 const char *page, char *copy)
+{
+	for (int k = 0; desc->has_keys && k < n; k++)
+	{
+		char	   *slot = slots + (Size) k * desc->width;
+
+		for (int i = 0; i < desc->natts; i++)
+		{
+			char	   *field = slot + desc->att_offset[i];
+			const char *key;
+
+			if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
+				continue;
+			key = bp_key_field_value(NULL, field);
+			if (key < page || key >= page + BLCKSZ)
+				continue;
+			memcpy(copy + (key - page), key, VARSIZE_ANY(key));
+			bp_set_key_ref(field, (uint64) (uintptr_t) (copy + (key - page)));
 		}
 	}
 }
