@@ -187,3 +187,7 @@ RESET enable_seqscan;
 SELECT * FROM bp_check('select email from t_tenant where tenant = 7 and email between ''user1'' and ''user2''', 'indexonly');
 SELECT * FROM bp_check('select tenant, email from t_tenant where tenant between 3 and 4 and email < ''user3'' order by tenant, email', 'index');
 SELECT * FROM bp_check('select email from t_tenant where tenant = 11 and email >= ''user1'' and email < ''user2''', 'bitmap');
+-- a fixed-length column after a text key: index-only scans return both
+CREATE INDEX t_tenant_bp2 ON t_tenant USING bpindex (email, tenant);
+SELECT * FROM bp_check('select email, tenant from t_tenant where email between ''user1'' and ''user12'' order by email, tenant', 'indexonly');
+SELECT * FROM bp_check('select email, tenant from t_tenant where email > ''user9'' order by email desc, tenant desc', 'indexonly');

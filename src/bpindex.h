@@ -204,6 +204,7 @@ typedef struct BpSlotDesc
 	bool		nulls_first[INDEX_MAX_KEYS];	/* NULLs before the values */
 	/* index tuples of entries without NULLs, formed without heap_fill_tuple */
 	bool		itup_direct;	/* every column has a fixed length */
+	char		att_align[INDEX_MAX_KEYS];	/* typalign of each column */
 	uint16		itup_size;		/* bytes of such a tuple */
 	uint16		itup_att_offset[INDEX_MAX_KEYS];	/* column offsets in it */
 	/* how leaves may pack entries (bpleaf.c) */
@@ -626,7 +627,8 @@ typedef struct BpScanOpaqueData
 	char	   *bound_keys;		/* its keys, BP_KEYS_BUFSIZE bytes */
 	bool		point;			/* equality on the first column: copy only
 								 * the range of each leaf, then sort it */
-	IndexTuple	itup;			/* itup_size bytes, for index-only scans */
+	IndexTuple	itup;			/* itup_size bytes, or BLCKSZ with keys, for
+								 * index-only scans */
 	int		   *killed;			/* items of pos whose heap tuples are dead */
 	int			nkilled;
 	int			killed_capacity;

@@ -142,7 +142,7 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	bp_leaf_work_init(&so->work, &so->slot);
 	so->bound = palloc(so->slot.width);
 	so->bound_keys = palloc(BP_KEYS_BUFSIZE);
-	so->itup = palloc0(so->slot.itup_size);
+	so->itup = palloc0(so->slot.has_keys ? BLCKSZ : so->slot.itup_size);
 	so->killed = NULL;
 	so->killed_capacity = 0;
 	so->nkilled = 0;
@@ -640,9 +640,47 @@ parallel_next_leaf(IndexScanDesc scan, ScanDirection dir)
 }
 
 /*
+ * Form in buf (BLCKSZ bytes) the index tuple of slot, which has keys and
+ * no NULLs: the columns one after the other as heap_fill_tuple lays them
+ * out (a key with a 1-byte header unaligned, others at their alignment),
+ * which is how index tuples are read.
+ */
+static IndexTuple
+form_keyed_tuple(const BpSlotDesc *desc, const char *slot, IndexTuple buf)
+{
+	Size		offset = IndexInfoFindDataOffset(0);
+
+	for (int i = 0; i < desc->ncolumns; i++)
+	{
+		const char *field = slot + desc->att_offset[i];
+		const char *value = field;
+		Size		len = desc->att_len[i];
+
+		if (len == (Size) -1)
+		{
+			value = bp_key_field_value(NULL, field);
+			len = VARSIZE_ANY(value);
+		}
+		if (desc->att_len[i] != -1 || !VARATT_IS_SHORT(value))
+		{
+			Size		aligned = att_align_nominal(offset, desc->att_align[i]);
+
+			memset((char *) buf + offset, 0, aligned - offset);
+			offset = aligned;
+		}
+		memcpy((char *) buf + offset, value, len);
+		offset += len;
+	}
+	offset = MAXALIGN(offset);
+	buf->t_tid = bp_slot_tid(slot);
+	buf->t_info = (unsigned short) offset | INDEX_VAR_MASK;
+	return buf;
+}
+
+/*
  * Form the index tuple of slot for an index-only scan.  Entries without
- * NULLs of fixed-length columns are copied into the scan's tuple buffer;
- * others go through index_form_tuple.
+ * NULLs of fixed-length columns are copied into the scan's tuple buffer,
+ * as are those with keys; others go through index_form_tuple.
  */
 static IndexTuple
 form_entry_tuple(IndexScanDesc scan, const char *slot)
@@ -657,6 +695,8 @@ form_entry_tuple(IndexScanDesc scan, const char *slot)
 
 	for (int i = 0; i < desc->ncolumns; i++)
 		hasnull |= bp_slot_isnull(desc, slot, i);
+	if (desc->has_keys && !hasnull)
+		return form_keyed_tuple(desc, slot, so->itup);
 	if (desc->itup_direct && !hasnull)
 	{
 		itup = so->itup;

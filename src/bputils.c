@@ -168,6 +168,7 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		desc->att_byval[i] = att->attbyval;
 		lengths[i] = att->attlen;
 		aligns[i] = att->attalign;
+		desc->att_align[i] = att->attalign;
 		desc->reverse[i] = false;
 		desc->nulls_first[i] = false;
 		desc->blank_padded[i] = false;
