@@ -195,6 +195,10 @@ typedef struct BpSlotDesc
 	bool		has_keys;		/* a key column is variable-length */
 	bool		blank_padded[INDEX_MAX_KEYS];	/* bpchar: prefixes skip
 												 * trailing blanks */
+	bool		equal_bytes[INDEX_MAX_KEYS];	/* keys are equal only if
+												 * their bytes are (text
+												 * under a deterministic
+												 * collation, bytea) */
 	Oid			index_oid;		/* for errors */
 	Oid			collation[INDEX_MAX_KEYS];
 	FmgrInfo   *cmp_proc[INDEX_MAX_KEYS];	/* support function 1 */
@@ -510,8 +514,8 @@ typedef struct BpScanKey
 	FmgrInfo	cmp;			/* (index type, argument type) comparison */
 	BpCompareKind kind;			/* inline comparison, if argument has the
 								 * column's type */
-	char		prefix[BP_KEY_PREFIX_SIZE];	/* BP_CMP_PREFIX: the argument's
-											 * key prefix */
+	bool		has_prefix;		/* argument is a key of the column's type */
+	char		prefix[BP_KEY_PREFIX_SIZE];	/* ... its key prefix */
 	int			below_limit;	/* value keys: a value whose comparison
 								 * with argument is below this sorts
 								 * before the key's range */
@@ -542,6 +546,8 @@ typedef struct BpScanKeys
 	int			nkeys;
 	bool		unsatisfiable;	/* a key can never match (NULL argument) */
 	bool		exact;			/* the range predicates decide every key */
+	bool		point_bytes;	/* one key, = on the first column, whose
+								 * equal keys have equal bytes */
 	bool		first_column_prefix;	/* every key is a value key on the
 										 * first column, ASC NULLS LAST, of
 										 * kind BP_CMP_PREFIX */

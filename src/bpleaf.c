@@ -1214,6 +1214,68 @@ collect_range_inside(BpLeaf *leaf, RangeCopy *copy)
 }
 
 /*
+ * Append to out (from its n-th slot) the logical slots of the count stored
+ * entries at run whose first column's key has the bytes of the key of
+ * keys (point_bytes); returns the new count.
+ */
+static int
+copy_run_equal_bytes(LeafReader *reader, const BpScanKeys *keys,
+					 const char *run, int count, char *out, int n)
+{
+	const BpLeaf *leaf = reader->leaf;
+	const BpSlotDesc *desc = leaf->desc;
+	const BpScanKey *key = &keys->keys[0];
+	const char *value = DatumGetPointer(key->argument);
+	Size		len = VARSIZE_ANY_EXHDR(value);
+
+	for (int i = 0; i < count; i++)
+	{
+		const char *stored = run + (Size) i * leaf->width;
+		const char *field = stored + desc->att_offset[0];
+		const char *stored_key;
+
+		if (bp_slot_isnull(desc, stored, 0) ||
+			bp_compare_prefixes(field, key->prefix) != 0)
+			continue;
+		stored_key = bp_page_key(leaf->page, bp_key_ref(field));
+		if (VARSIZE_ANY_EXHDR(stored_key) != len ||
+			memcmp(VARDATA_ANY(stored_key), VARDATA_ANY(value), len) != 0)
+			continue;
+		memcpy(out + (Size) n++ * desc->width, reader_slot(reader, stored),
+			   desc->width);
+	}
+	return n;
+}
+
+/*
+ * Copy into out the entries of a keyed leaf equal to the one key of keys
+ * (point_bytes), unordered: the log and the blocks the header selects,
+ * each entry tested by its prefix and bytes, without the comparison
+ * function.  Returns their count.
+ */
+static int
+copy_equal_bytes(BpLeaf *leaf, const BpScanKeys *keys, LeafReader *reader,
+				 char *out)
+{
+	const char *region = leaf->region;
+	int			first;
+	int			end;
+	int			n;
+
+	reader->before_start = bp_below_range;
+	reader->after_end = bp_above_range;
+	reader->pred_arg = (void *) keys;
+	n = copy_run_equal_bytes(reader, keys, bpa_log_entry(region, 0),
+							 bpa_log_count(region), out, 0);
+	bpa_candidate_blocks(region, reader_before_start, reader_after_end, reader,
+						 &first, &end);
+	for (int b = first; b < end; b++)
+		n = copy_run_equal_bytes(reader, keys, bpa_block_entry(region, b, 0),
+								 bpa_block_count(region, b), out, n);
+	return n;
+}
+
+/*
  * Copy the leaf's entries inside the range of keys into out as logical
  * slots, unordered: keys with first_column_inline through
  * collect_range_inside, others through bp_leaf_map.  Returns the count.
@@ -1226,6 +1288,8 @@ bp_leaf_copy_range(BpLeaf *leaf, const BpScanKeys *keys, bool dead_marks,
 	RangeCopy	copy = {leaf, keys, {0, 0}, false, &reader, out, NULL, 0};
 
 	init_reader(&reader, leaf, dead_marks, work->slot);
+	if (leaf->keyed && keys->point_bytes)
+		return copy_equal_bytes(leaf, keys, &reader, out);
 	if (!keys->first_column_inline)
 	{
 		SlotCopy	all = {out, leaf->desc->width, 0};

@@ -218,9 +218,10 @@ place_new_key(BpScanKeys *out)
 }
 
 /*
- * The key prefix of a BP_CMP_PREFIX key's argument, which has the type of
- * the column, so that entries whose prefixes differ from it compare
- * without its comparison function.
+ * The key prefix of a key's argument, which has the type of its key
+ * column, so that entries whose prefixes differ from it compare without
+ * the comparison function where the order is bytewise, and equal keys are
+ * found by their bytes where equality is (point_bytes).
  */
 static void
 set_argument_prefix(const BpSlotDesc *desc, BpScanKey *key)
@@ -247,10 +248,14 @@ add_value_key(Relation index, const ScanKey sk, StrategyNumber strategy,
 	set_range_limits(key);
 	lookup_key_comparison(index, key->attno, sk->sk_subtype, &key->cmp);
 	key->kind = BP_CMP_FMGR;
+	key->has_prefix = false;
 	if (!OidIsValid(sk->sk_subtype) ||
 		sk->sk_subtype == index->rd_opcintype[key->attno])
+	{
 		key->kind = out->slot->cmp_kind[key->attno];
-	if (key->kind == BP_CMP_PREFIX)
+		key->has_prefix = out->slot->att_len[key->attno] == -1;
+	}
+	if (key->has_prefix)
 		set_argument_prefix(out->slot, key);
 	return place_new_key(out);
 }
@@ -265,6 +270,7 @@ add_null_key(const ScanKey sk, BpScanKeys *out)
 	key->flags = sk->sk_flags & (SK_SEARCHNULL | SK_SEARCHNOTNULL);
 	key->strategy = InvalidStrategy;
 	key->kind = BP_CMP_FMGR;
+	key->has_prefix = false;
 	key->drives_array = false;
 	place_new_key(out);
 }
@@ -369,6 +375,10 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 			out->keys[i].kind == BP_CMP_FMGR || out->keys[i].kind == BP_CMP_PREFIX)
 			out->first_column_inline = false;
 
+	out->point_bytes = out->nkeys == 1 && out->nfilters == 0 &&
+		out->keys[0].attno == 0 && out->keys[0].flags == 0 &&
+		out->keys[0].strategy == BTEqualStrategyNumber &&
+		out->keys[0].has_prefix && out->slot->equal_bytes[0];
 	out->first_column_prefix = out->nkeys > 0 &&
 		!out->slot->reverse[0] && !out->slot->nulls_first[0];
 	for (int i = 0; i < out->nkeys; i++)
@@ -396,7 +406,7 @@ bp_set_array_element(BpScanKeys *keys, int elem)
 
 	Assert(keys->drive_key >= 0 && elem >= 0 && elem < keys->drive_nelems);
 	key->argument = keys->drive_elems[elem];
-	if (key->kind == BP_CMP_PREFIX)
+	if (key->has_prefix)
 		set_argument_prefix(keys->slot, key);
 }
 

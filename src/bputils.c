@@ -138,6 +138,8 @@ init_key_column(BpSlotDesc *desc, int att, Form_pg_attribute attr,
 	desc->has_keys = true;
 	desc->att_byval[att] = false;
 	desc->blank_padded[att] = proc == F_BPCHARCMP;
+	/* collations are deterministic (bp_check_columns) */
+	desc->equal_bytes[att] = proc == F_BTTEXTCMP || proc == F_BYTEACMP;
 	desc->cmp_kind[att] = bytewise ? BP_CMP_PREFIX : BP_CMP_FMGR;
 	*length = BP_KEY_FIELD_SIZE;
 	*align = TYPALIGN_CHAR;
@@ -172,6 +174,7 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		desc->reverse[i] = false;
 		desc->nulls_first[i] = false;
 		desc->blank_padded[i] = false;
+		desc->equal_bytes[i] = false;
 		if (i >= desc->natts)
 		{
 			desc->collation[i] = InvalidOid;
