@@ -730,7 +730,7 @@ extern void bp_slot_copy_keys(const BpSlotDesc *desc, const char *slot,
 extern void bp_slot_resolve_offsets(const BpSlotDesc *desc, char *slot,
 									const char *keys);
 extern void bp_slots_rebase(const BpSlotDesc *desc, char *slots, int n,
-							const char *from, const char *to);
+							const char *from, char *to);
 extern void bp_slots_detach_keys(const BpSlotDesc *desc, char *slots, int n,
 								 const char *page, char *copy);
 extern void bp_page_fence_into(const BpSlotDesc *desc, const char *page,

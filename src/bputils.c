@@ -1021,12 +1021,13 @@ bp_slot_resolve_offsets(const BpSlotDesc *desc, char *slot, const char *keys)
 }
 
 /*
- * Move the keys of n logical slots that point into the BLCKSZ bytes at
- * from to the same places in to (a copy of them).
+ * Point the keys of n logical slots that lie in the BLCKSZ bytes at from
+ * to the same offsets of to, copying their bytes there if copy_bytes (to
+ * is not yet a copy of from).
  */
-void
-bp_slots_rebase(const BpSlotDesc *desc, char *slots, int n, const char *from,
-				const char *to)
+static void
+move_slot_keys(const BpSlotDesc *desc, char *slots, int n, const char *from,
+			   char *to, bool copy_bytes)
 {
 	for (int k = 0; desc->has_keys && k < n; k++)
 	{
@@ -1040,10 +1041,24 @@ bp_slots_rebase(const BpSlotDesc *desc, char *slots, int n, const char *from,
 			if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
 				continue;
 			key = bp_key_field_value(NULL, field);
-			if (key >= from && key < from + BLCKSZ)
-				bp_set_key_ref(field, (uint64) (uintptr_t) (to + (key - from)));
+			if (key < from || key >= from + BLCKSZ)
+				continue;
+			if (copy_bytes)
+				memcpy(to + (key - from), key, VARSIZE_ANY(key));
+			bp_set_key_ref(field, (uint64) (uintptr_t) (to + (key - from)));
 		}
 	}
+}
+
+/*
+ * Move the keys of n logical slots that point into the BLCKSZ bytes at
+ * from to the same places in to (a copy of them).
+ */
+void
+bp_slots_rebase(const BpSlotDesc *desc, char *slots, int n, const char *from,
+				char *to)
+{
+	move_slot_keys(desc, slots, n, from, to, false);
 }
 
 /*
@@ -1054,24 +1069,7 @@ void
 bp_slots_detach_keys(const BpSlotDesc *desc, char *slots, int n,
 					 const char *page, char *copy)
 {
-	for (int k = 0; desc->has_keys && k < n; k++)
-	{
-		char	   *slot = slots + (Size) k * desc->width;
-
-		for (int i = 0; i < desc->natts; i++)
-		{
-			char	   *field = slot + desc->att_offset[i];
-			const char *key;
-
-			if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
-				continue;
-			key = bp_key_field_value(NULL, field);
-			if (key < page || key >= page + BLCKSZ)
-				continue;
-			memcpy(copy + (key - page), key, VARSIZE_ANY(key));
-			bp_set_key_ref(field, (uint64) (uintptr_t) (copy + (key - page)));
-		}
-	}
+	move_slot_keys(desc, slots, n, page, copy, true);
 }
 
 /*
