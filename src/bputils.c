@@ -1261,6 +1261,45 @@ bp_internal_pivot(Page page, uint16 width, int i)
 		(Size) i * width;
 }
 
+/* Does the key field of a slot stored in page refer into its key area? */
+static bool
+stored_key_in_area(const char *page, const char *field)
+{
+	uint64		ref = bp_key_ref(field);
+
+	return ref >= BpPageGetOpaque(page)->key_low &&
+		ref < ((const PageHeaderData *) page)->pd_lower;
+}
+
+/*
+ * Problems of the key area of a page of an index with keys, or NULL: its
+ * bound, and where the keys of its fences lie (its entries' keys are
+ * checked where they are read, bp_page_key).
+ */
+static const char *
+key_area_problem(const BpSlotDesc *desc, Page page)
+{
+	uint16		flags = BpPageGetOpaque(page)->flags;
+	Size		low = BpPageGetOpaque(page)->key_low;
+
+	if (!desc->has_keys)
+		return NULL;
+	if (low == 0 || low > ((PageHeader) page)->pd_lower)
+		return "The key area bound is invalid.";
+	for (int f = 0; f < 2; f++)
+	{
+		const char *fence = PageGetContents(page) + f * desc->width;
+
+		if (!(flags & (f == 0 ? BP_HAS_LOW : BP_HAS_HIGH)))
+			continue;
+		for (int i = 0; i < desc->natts; i++)
+			if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, fence, i) &&
+				!stored_key_in_area(page, fence + desc->att_offset[i]))
+				return "A fence refers to a key outside the page's key area.";
+	}
+	return NULL;
+}
+
 /* Verify the special space, kind and structure of a page. */
 void
 bp_check_page(Relation index, Buffer buf, Page page)
@@ -1305,6 +1344,13 @@ bp_check_page(Relation index, Buffer buf, Page page)
 			header->nitems < 1 || header->nitems > header->capacity ||
 			opaque->level == 0)
 			bp_report_corrupted(index, blkno, "The internal page header is invalid.");
+	}
+	if (kind != BP_META && !(opaque->flags & BP_DELETED))
+	{
+		const char *problem = key_area_problem(&bp_get_state(index)->slot, page);
+
+		if (problem != NULL)
+			bp_report_corrupted(index, blkno, problem);
 	}
 }
 

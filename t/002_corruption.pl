@@ -437,6 +437,54 @@ sub counts_by_path
 		'missing: bpindex_check with heapallindexed finds the missing entries');
 }
 
+# Text keys: a slot refers to its key by offset into the page's key area
+# (src/README.md, "Variable-length keys").  A fence whose reference leads
+# outside the key area is caught when the page is read; an entry's, when
+# its key is read, even if the reference looks like a pointer.
+{
+	$node->safe_psql('postgres', q{
+		CREATE TABLE bad_text_t (k text, v int4);
+		INSERT INTO bad_text_t SELECT 'key-' || lpad(((g * 7919) % 20000)::text, 8, '0'), g
+		  FROM generate_series(1, 20000) g;
+		CREATE INDEX bad_text ON bad_text_t USING bpindex (k);
+		CREATE TABLE bad_text_fence_t AS SELECT * FROM bad_text_t;
+		CREATE INDEX bad_text_fence ON bad_text_fence_t USING bpindex (k);
+	});
+	my $width = $node->safe_psql('postgres', "SELECT slot_width FROM bpindex_metap('bad_text')");
+	my $maxalign = sub { my ($x) = @_; return ($x + 7) & ~7; };
+	my $text_scan_error = sub {
+		my ($name) = @_;
+		my ($rc, $out, $err) = $node->psql('postgres',
+			"SET enable_seqscan = off; SET enable_bitmapscan = off; "
+			  . "SELECT count(*) FROM ${name}_t WHERE k > 'key-'");
+		return $err;
+	};
+	# the high fence's reference: after its heap TID and 8-byte prefix
+	poke('bad_text_fence', 1, $contents + $width + 6 + 8, pack('Q<', 40000));
+	like($text_scan_error->('bad_text_fence'),
+		qr/index "bad_text_fence" contains corrupted page at block 1
+.*A fence refers to a key outside/,
+		'a fence referring outside the key area names the index and block');
+	like(check_error('bad_text_fence'),
+		qr/index "bad_text_fence" contains corrupted page at block 1/,
+		'bpindex_check finds the fence too');
+
+	# the first entry of block 0 of leaf 1, its region's own layout read
+	# from the page (a keyed leaf chooses its region's size)
+	my $page = read_block('bad_text', 1);
+	my $region = $contents + $maxalign->(2 * $width) + $leaf_prefix;
+	my ($slot_width, $log_size, $num_blocks) = unpack('v3', substr($page, $region, 6));
+	is($slot_width, $width, 'bad_text: the leaf region holds logical slots');
+	my $first = $region + $maxalign->(16 + 2 * $num_blocks + int(($num_blocks + 7) / 8))
+	  + ($log_size + $num_blocks) * $width;
+	substr($page, $first + 6 + 8, 8) = pack('Q<', 0x4141414141414141);
+	write_block('bad_text', 1, $page);
+	like($text_scan_error->('bad_text'), qr/key reference outside its key area/,
+		'an entry referring outside the key area is reported, not followed');
+	like(check_error('bad_text'), qr/key reference outside its key area/,
+		'bpindex_check reports the entry too');
+}
+
 # the server survived every error
 is($node->safe_psql('postgres', 'SELECT 1'), '1', 'server still running');
 $node->stop;
