@@ -672,16 +672,12 @@ extern BpCompareKind bp_compare_kind(Oid proc);
 extern int	bp_compare_slot_keys(const BpSlotDesc *desc, const char *a,
 								 const char *b);
 extern int	bp_compare_slots(const void *a, const void *b, void *arg);
-extern int	bp_compare_page_slot_keys(const BpSlotDesc *desc, const char *page_a,
-									  const char *page_b, const char *a,
-									  const char *b);
 extern int	bp_compare_page_slots(const BpSlotDesc *desc, const char *page_a,
 								  const char *page_b, const char *a,
 								  const char *b);
 extern Size bp_key_stored_size(const char *key);
 extern void bp_page_start_keys(Page page);
 extern Size bp_page_key_room(Page page, Size floor);
-extern Size bp_page_next_key_offset(Page page, Size floor, const char *key);
 extern Size bp_page_add_key(Page page, Size floor, const char *key);
 extern void bp_slot_from_page(const BpSlotDesc *desc, const char *page,
 							  const char *keys, const char *stored, char *out);
@@ -742,6 +738,8 @@ extern BlockNumber *bp_internal_children(Page page, uint16 width);
 extern char *bp_internal_pivot(Page page, uint16 width, int i);
 extern void bp_internal_open_gap(Page page, uint16 width, int pos);
 extern Size bp_internal_key_floor(Page page, uint16 width);
+extern bool bp_store_page_slot(const BpSlotDesc *desc, Page page, Size floor,
+							   const char *slot, const char *same, char *dst);
 extern bool bp_internal_fill(const BpSlotDesc *desc, Page page, uint16 level,
 							 int capacity, const char *lowkey,
 							 const char *highkey, const BlockNumber *children,

@@ -564,14 +564,12 @@ insert_into_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	char		stored[BP_MAX_SLOT_WIDTH];
 
 	/* the caller saw room for the pivot's keys (bp_internal_has_room) */
-	if (state->slot.has_keys &&
-		!bp_slot_to_page(&state->slot, page, bp_internal_key_floor(page, width),
-						 pivot, NULL, stored))
+	if (!bp_store_page_slot(&state->slot, page, bp_internal_key_floor(page, width),
+							pivot, NULL, stored))
 		elog(ERROR, "bpindex: the keys of a pivot do not fit its page");
 	bp_internal_open_gap(page, width, pos);
 	bp_internal_children(page, width)[pos] = right;
-	memcpy(bp_internal_pivot(page, width, pos),
-		   state->slot.has_keys ? stored : pivot, width);
+	memcpy(bp_internal_pivot(page, width, pos), stored, width);
 	BpPageGetOpaque(child)->flags &= ~BP_INCOMPLETE_SPLIT;
 	GenericXLogFinish(xlog);
 }

@@ -536,12 +536,11 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 	}
 }
 
-/* Where the key area of a keyed leaf may grow down to: its region's end. */
+/* Where the key area of a leaf page may grow down to: its region's end. */
 static Size
-key_floor(const BpLeaf *leaf)
+region_end(const char *page, const char *region)
 {
-	return (leaf->region - (const char *) leaf->page) +
-		bpa_region_size(bpa_layout(leaf->region));
+	return (region - page) + bpa_region_size(bpa_layout(region));
 }
 
 /*
@@ -566,8 +565,8 @@ bool
 bp_leaf_has_key_room(const BpLeaf *leaf, const char *slot)
 {
 	return !leaf->keyed ||
-		bp_slot_keys_size(leaf->desc, slot) <= bp_page_key_room(leaf->page,
-															   key_floor(leaf));
+		bp_slot_keys_size(leaf->desc, slot) <=
+		bp_page_key_room(leaf->page, region_end(leaf->page, leaf->region));
 }
 
 /*
@@ -587,8 +586,8 @@ bp_leaf_store_keys(BpLeaf *leaf, const char *slot, char *out,
 	*keys_length = 0;
 	if (!leaf->keyed)
 		return slot;
-	if (!bp_slot_to_page(leaf->desc, leaf->page, key_floor(leaf), slot, NULL,
-						 out))
+	if (!bp_slot_to_page(leaf->desc, leaf->page,
+						 region_end(leaf->page, leaf->region), slot, NULL, out))
 		elog(ERROR, "bpindex: the keys of an entry do not fit the leaf's key area");
 	*keys_offset = BpPageGetOpaque(leaf->page)->key_low;
 	*keys_length = old_low - *keys_offset;
@@ -630,8 +629,8 @@ bp_leaf_check_shape(Page page, const BpSlotDesc *desc)
 	if (layout->slot_width != width)
 		return "the leaf's region and codec disagree on the entry width";
 	if (desc->has_keys ?
-		BpPageGetOpaque(page)->key_low < (leaf_region(page, desc) - (char *) page) +
-		bpa_region_size(layout) || BpPageGetOpaque(page)->key_low > header->pd_lower :
+		BpPageGetOpaque(page)->key_low < region_end(page, leaf_region(page, desc)) ||
+		BpPageGetOpaque(page)->key_low > header->pd_lower :
 		BpPageGetOpaque(page)->key_low != 0)
 		return "the key area of the leaf is misplaced";
 	if (header->pd_upper != header->pd_special ||
@@ -1136,11 +1135,32 @@ typedef struct RangeCopy
 	const BpScanKeys *keys;
 	CodeRange	codes;			/* packed leaf, integer first column */
 	bool		by_code;
+	bool		by_bytes;		/* keyed leaf, keys point_bytes */
 	LeafReader *reader;
 	char	   *out;
 	ItemPointerData *tids;
 	int			n;
 } RangeCopy;
+
+/*
+ * Does the first column of the stored entry of a keyed leaf hold the key
+ * of keys (point_bytes), by prefix and bytes?
+ */
+static bool
+stored_key_equals(const BpLeaf *leaf, const BpScanKeys *keys,
+				  const char *stored)
+{
+	const char *field = stored + leaf->desc->att_offset[0];
+	const char *value = DatumGetPointer(keys->keys[0].argument);
+	const char *key;
+
+	if (bp_slot_isnull(leaf->desc, stored, 0) ||
+		bp_compare_prefixes(field, keys->keys[0].prefix) != 0)
+		return false;
+	key = bp_page_key(leaf->page, bp_key_ref(field));
+	return VARSIZE_ANY_EXHDR(key) == VARSIZE_ANY_EXHDR(value) &&
+		memcmp(VARDATA_ANY(key), VARDATA_ANY(value), VARSIZE_ANY_EXHDR(key)) == 0;
+}
 
 /* Append the stored entries of one run that lie inside the range. */
 static void
@@ -1161,6 +1181,11 @@ copy_run_inside(RangeCopy *copy, const char *run, int n)
 			if (code < copy->codes.lo || code > copy->codes.hi)
 				continue;
 		}
+		else if (copy->by_bytes)
+		{
+			if (!stored_key_equals(leaf, copy->keys, stored))
+				continue;
+		}
 		else
 		{
 			slot = reader_slot(copy->reader, stored);
@@ -1176,10 +1201,11 @@ copy_run_inside(RangeCopy *copy, const char *run, int n)
 }
 
 /*
- * Collect the leaf's entries inside the range of keys (first_column_inline)
- * into copy, unordered: the log and the blocks the header selects, tested
- * inline (on a packed leaf, on the first column's code).  Returns the
- * count.
+ * Collect the leaf's entries inside the range of keys (first_column_inline,
+ * or point_bytes on a keyed leaf) into copy, unordered: the log and the
+ * blocks the header selects, tested inline (on a packed leaf, on the first
+ * column's code; on a keyed leaf, by the key's prefix and bytes, without
+ * the comparison function).  Returns the count.
  */
 static int
 collect_range_inside(BpLeaf *leaf, RangeCopy *copy)
@@ -1199,6 +1225,7 @@ collect_range_inside(BpLeaf *leaf, RangeCopy *copy)
 		if (copy->codes.lo > copy->codes.hi)
 			return 0;
 	}
+	copy->by_bytes = leaf->keyed && keys->point_bytes;
 	copy_run_inside(copy, bpa_log_entry(leaf->region, 0),
 					bpa_log_count(leaf->region));
 	if (leaf_decodes(leaf))
@@ -1214,68 +1241,6 @@ collect_range_inside(BpLeaf *leaf, RangeCopy *copy)
 }
 
 /*
- * Append to out (from its n-th slot) the logical slots of the count stored
- * entries at run whose first column's key has the bytes of the key of
- * keys (point_bytes); returns the new count.
- */
-static int
-copy_run_equal_bytes(LeafReader *reader, const BpScanKeys *keys,
-					 const char *run, int count, char *out, int n)
-{
-	const BpLeaf *leaf = reader->leaf;
-	const BpSlotDesc *desc = leaf->desc;
-	const BpScanKey *key = &keys->keys[0];
-	const char *value = DatumGetPointer(key->argument);
-	Size		len = VARSIZE_ANY_EXHDR(value);
-
-	for (int i = 0; i < count; i++)
-	{
-		const char *stored = run + (Size) i * leaf->width;
-		const char *field = stored + desc->att_offset[0];
-		const char *stored_key;
-
-		if (bp_slot_isnull(desc, stored, 0) ||
-			bp_compare_prefixes(field, key->prefix) != 0)
-			continue;
-		stored_key = bp_page_key(leaf->page, bp_key_ref(field));
-		if (VARSIZE_ANY_EXHDR(stored_key) != len ||
-			memcmp(VARDATA_ANY(stored_key), VARDATA_ANY(value), len) != 0)
-			continue;
-		memcpy(out + (Size) n++ * desc->width, reader_slot(reader, stored),
-			   desc->width);
-	}
-	return n;
-}
-
-/*
- * Copy into out the entries of a keyed leaf equal to the one key of keys
- * (point_bytes), unordered: the log and the blocks the header selects,
- * each entry tested by its prefix and bytes, without the comparison
- * function.  Returns their count.
- */
-static int
-copy_equal_bytes(BpLeaf *leaf, const BpScanKeys *keys, LeafReader *reader,
-				 char *out)
-{
-	const char *region = leaf->region;
-	int			first;
-	int			end;
-	int			n;
-
-	reader->before_start = bp_below_range;
-	reader->after_end = bp_above_range;
-	reader->pred_arg = (void *) keys;
-	n = copy_run_equal_bytes(reader, keys, bpa_log_entry(region, 0),
-							 bpa_log_count(region), out, 0);
-	bpa_candidate_blocks(region, reader_before_start, reader_after_end, reader,
-						 &first, &end);
-	for (int b = first; b < end; b++)
-		n = copy_run_equal_bytes(reader, keys, bpa_block_entry(region, b, 0),
-								 bpa_block_count(region, b), out, n);
-	return n;
-}
-
-/*
  * Copy the leaf's entries inside the range of keys into out as logical
  * slots, unordered: keys with first_column_inline through
  * collect_range_inside, others through bp_leaf_map.  Returns the count.
@@ -1285,12 +1250,10 @@ bp_leaf_copy_range(BpLeaf *leaf, const BpScanKeys *keys, bool dead_marks,
 				   char *out, BpLeafWork *work)
 {
 	LeafReader	reader;
-	RangeCopy	copy = {leaf, keys, {0, 0}, false, &reader, out, NULL, 0};
+	RangeCopy	copy = {leaf, keys, {0, 0}, false, false, &reader, out, NULL, 0};
 
 	init_reader(&reader, leaf, dead_marks, work->slot);
-	if (leaf->keyed && keys->point_bytes)
-		return copy_equal_bytes(leaf, keys, &reader, out);
-	if (!keys->first_column_inline)
+	if (!keys->first_column_inline && !(leaf->keyed && keys->point_bytes))
 	{
 		SlotCopy	all = {out, leaf->desc->width, 0};
 
@@ -1311,7 +1274,7 @@ bp_leaf_range_tids(BpLeaf *leaf, const BpScanKeys *keys, bool skip_dead,
 				   ItemPointerData *out, BpLeafWork *work)
 {
 	LeafReader	reader;
-	RangeCopy	copy = {leaf, keys, {0, 0}, false, &reader, NULL, out, 0};
+	RangeCopy	copy = {leaf, keys, {0, 0}, false, false, &reader, NULL, out, 0};
 
 	Assert(keys->first_column_inline && keys->exact);
 	init_reader(&reader, leaf, skip_dead, work->slot);
@@ -1356,24 +1319,25 @@ static void
 packed_run_tids(const BpCodec *codec, const char *run, int count,
 				ItemPointerData *out)
 {
-	bool		wide_offsets = codec->offset_width == 2;
-
-	switch (codec->block_width)
+	switch (codec->block_width * 4 + codec->offset_width)
 	{
-		case 0:
-			decode_run_tids(codec, run, count, 0, wide_offsets ? 2 : 1, out);
+		case 0 * 4 + 1:
+			decode_run_tids(codec, run, count, 0, 1, out);
 			break;
-		case 1:
-			if (wide_offsets)
-				decode_run_tids(codec, run, count, 1, 2, out);
-			else
-				decode_run_tids(codec, run, count, 1, 1, out);
+		case 0 * 4 + 2:
+			decode_run_tids(codec, run, count, 0, 2, out);
 			break;
-		case 2:
-			if (wide_offsets)
-				decode_run_tids(codec, run, count, 2, 2, out);
-			else
-				decode_run_tids(codec, run, count, 2, 1, out);
+		case 1 * 4 + 1:
+			decode_run_tids(codec, run, count, 1, 1, out);
+			break;
+		case 1 * 4 + 2:
+			decode_run_tids(codec, run, count, 1, 2, out);
+			break;
+		case 2 * 4 + 1:
+			decode_run_tids(codec, run, count, 2, 1, out);
+			break;
+		case 2 * 4 + 2:
+			decode_run_tids(codec, run, count, 2, 2, out);
 			break;
 		default:
 			decode_run_tids(codec, run, count, codec->block_width,
@@ -1826,8 +1790,7 @@ store_keyed_entries(Page page, const BpSlotDesc *desc, char *region,
 					const char *items, int n, const char *lowkey,
 					const char *highkey)
 {
-	Size		floor = (region - (char *) page) +
-		bpa_region_size(bpa_layout(region));
+	Size		floor = region_end(page, region);
 	char	   *stored = palloc((Size) Max(n, 1) * desc->width);
 	const char *same = NULL;
 	bool		fits = true;

@@ -476,7 +476,7 @@ read_next_leaf(Relation index, const BpSlotDesc *desc, BlockNumber blkno,
 {
 	char	   *expected = palloc(desc->width);
 	char	   *expected_keys = palloc(BP_KEYS_BUFSIZE);
-	char	   *fence = palloc(desc->width);
+	char		fence[BP_MAX_SLOT_WIDTH];
 	BpSlotBound bound = {desc, expected};
 	Buffer		buf;
 	bool		found = false;
@@ -515,7 +515,6 @@ read_next_leaf(Relation index, const BpSlotDesc *desc, BlockNumber blkno,
 	}
 	pfree(expected);
 	pfree(expected_keys);
-	pfree(fence);
 	return buf;
 }
 

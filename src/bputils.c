@@ -127,8 +127,7 @@ init_itup_layout(BpSlotDesc *desc, const char *aligns)
  * varchar and bpchar under a C collation.
  */
 static void
-init_key_column(BpSlotDesc *desc, int att, Form_pg_attribute attr,
-				int16 *length, char *align)
+init_key_column(BpSlotDesc *desc, int att, int16 *length, char *align)
 {
 	Oid			proc = desc->cmp_proc[att]->fn_oid;
 	bool		bytewise = proc == F_BYTEACMP;
@@ -186,7 +185,7 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		desc->cmp_proc[i] = index_getprocinfo(index, i + 1, 1);
 		desc->cmp_kind[i] = bp_compare_kind(desc->cmp_proc[i]->fn_oid);
 		if (att->attlen == -1)
-			init_key_column(desc, i, att, &lengths[i], &aligns[i]);
+			init_key_column(desc, i, &lengths[i], &aligns[i]);
 		desc->reverse[i] = (index->rd_indoption[i] & INDOPTION_DESC) != 0;
 		desc->nulls_first[i] = (index->rd_indoption[i] & INDOPTION_NULLS_FIRST) != 0;
 	}
@@ -236,23 +235,13 @@ compare_tids(const char *a, const char *b)
 }
 
 /*
- * Compare the key columns of two slots in index order (each column in its
- * direction, NULLs last or first as it says), not their heap TIDs.
- */
-int
-bp_compare_slot_keys(const BpSlotDesc *desc, const char *a, const char *b)
-{
-	return bp_compare_page_slot_keys(desc, NULL, NULL, a, b);
-}
-
-/*
  * bp_compare_slot_keys of slots that may be stored in a page: a in page_a
  * if that is not NULL (its keys are offsets there, as in a copy of a slot
  * stored there), else a logical slot; b likewise.
  */
-int
-bp_compare_page_slot_keys(const BpSlotDesc *desc, const char *page_a,
-						  const char *page_b, const char *a, const char *b)
+static int
+compare_page_slot_keys(const BpSlotDesc *desc, const char *page_a,
+					   const char *page_b, const char *a, const char *b)
 {
 	for (int i = 0; i < desc->natts; i++)
 	{
@@ -273,6 +262,16 @@ bp_compare_page_slot_keys(const BpSlotDesc *desc, const char *page_a,
 	return 0;
 }
 
+/*
+ * Compare the key columns of two slots in index order (each column in its
+ * direction, NULLs last or first as it says), not their heap TIDs.
+ */
+int
+bp_compare_slot_keys(const BpSlotDesc *desc, const char *a, const char *b)
+{
+	return compare_page_slot_keys(desc, NULL, NULL, a, b);
+}
+
 /* Compare two slots: key columns in index order, then heap TID. */
 int
 bp_compare_slots(const void *a, const void *b, void *arg)
@@ -287,7 +286,7 @@ int
 bp_compare_page_slots(const BpSlotDesc *desc, const char *page_a,
 					  const char *page_b, const char *a, const char *b)
 {
-	int			c = bp_compare_page_slot_keys(desc, page_a, page_b, a, b);
+	int			c = compare_page_slot_keys(desc, page_a, page_b, a, b);
 
 	return c != 0 ? c : compare_tids(a, b);
 }
@@ -711,8 +710,8 @@ bp_page_key_room(Page page, Size floor)
  * Where key would go in the key area of page, not below floor, or 0 if it
  * does not fit.  A key with a 4-byte header is aligned for it.
  */
-Size
-bp_page_next_key_offset(Page page, Size floor, const char *key)
+static Size
+page_next_key_offset(Page page, Size floor, const char *key)
 {
 	Size		size = bp_key_stored_size(key);
 	Size		low = BpPageGetOpaque(page)->key_low;
@@ -732,7 +731,7 @@ bp_page_next_key_offset(Page page, Size floor, const char *key)
 Size
 bp_page_add_key(Page page, Size floor, const char *key)
 {
-	Size		offset = bp_page_next_key_offset(page, floor, key);
+	Size		offset = page_next_key_offset(page, floor, key);
 	Size		size = bp_key_stored_size(key);
 	char	   *dst = (char *) page + offset;
 
@@ -782,9 +781,6 @@ bp_page_key(const char *page, uint64 offset)
 	Size		end;
 	const char *key;
 
-	if (page == NULL)
-		elog(ERROR, "bpindex: key offset %u read without its page",
-			 (unsigned) offset);
 	low = BpPageGetOpaque(page)->key_low;
 	end = ((const PageHeaderData *) page)->pd_lower;
 	key = page + offset;
@@ -1156,9 +1152,13 @@ bp_internal_key_floor(Page page, uint16 width)
 		(char *) page;
 }
 
-/* Store the logical slot at dst of page, with its keys if it has any. */
-static bool
-store_page_slot(const BpSlotDesc *desc, Page page, Size floor,
+/*
+ * Store the logical slot at dst of page (keys not below floor), with its
+ * keys if the index has any, sharing same's (bp_slot_to_page); false if
+ * they do not fit.
+ */
+bool
+bp_store_page_slot(const BpSlotDesc *desc, Page page, Size floor,
 				const char *slot, const char *same, char *dst)
 {
 	if (!desc->has_keys)
@@ -1196,16 +1196,16 @@ bp_internal_fill(const BpSlotDesc *desc, Page page, uint16 level,
 	memcpy(bp_internal_children(page, width), children, sizeof(BlockNumber) * n);
 	floor = bp_internal_key_floor(page, width);
 	if (highkey)
-		fits = store_page_slot(desc, page, floor, highkey, NULL,
+		fits = bp_store_page_slot(desc, page, floor, highkey, NULL,
 							   bp_page_highkey(page, width));
 	if (lowkey && fits)
 	{
-		fits = store_page_slot(desc, page, floor, lowkey, NULL,
+		fits = bp_store_page_slot(desc, page, floor, lowkey, NULL,
 							   bp_page_lowkey(page));
 		memcpy(bp_internal_pivot(page, width, 0), bp_page_lowkey(page), width);
 	}
 	for (int i = 1; i < n && fits; i++)
-		fits = store_page_slot(desc, page, floor, pivots + (Size) i * width,
+		fits = bp_store_page_slot(desc, page, floor, pivots + (Size) i * width,
 							   i > 1 || lowkey ?
 							   bp_internal_pivot(page, width, i - 1) : NULL,
 							   bp_internal_pivot(page, width, i));
