@@ -14,13 +14,19 @@ result_header() {
 	echo "# settings: ${SETTINGS[*]}"
 }
 
-# run_with_settings OUT SETTING... -- COMMAND...: COMMAND in a throwaway
-# cluster with those settings, its output shown and appended to OUT;
-# returns COMMAND's status.
+# run_with_settings OUT SETTING... [-e NAME=VALUE]... -- COMMAND...: COMMAND
+# in a throwaway cluster with those settings (and those variables in the
+# server's environment), its output shown and appended to OUT; returns
+# COMMAND's status.
 run_with_settings() {
 	local out=$1 opts=() status
 	shift
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		if [ "$1" = -e ]; then
+			opts+=(-e "$2")
+			shift 2
+			continue
+		fi
 		opts+=(-o "$1")
 		shift
 	done
