@@ -45,9 +45,11 @@ SELECT * FROM bp_matrix('text C', 't_text_c', 'k',
 SELECT * FROM bp_failures('text C');
 -- an index gives the order of its own collation only
 SET enable_seqscan = off;
+SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT k FROM t_text_c ORDER BY k LIMIT 3;
 EXPLAIN (COSTS OFF) SELECT k FROM t_text ORDER BY k COLLATE "C" LIMIT 3;
 RESET enable_seqscan;
+RESET enable_bitmapscan;
 
 -- varchar uses text_ops, as btree's varchar columns do
 CREATE TABLE t_varchar (k varchar(40));

@@ -299,6 +299,28 @@ flush_fitting_prefix(BpBuildState *state)
 }
 
 /*
+ * Does the keyed leaf being filled, which has reached the fill target of
+ * the planner's current plan, take more entries under a plan made for
+ * the entries it holds?  Such a plan (adopted if so) counts the bytes its
+ * keys take now: the current one was made for its first entries, and
+ * equal neighbours share their keys, so that a run of duplicates needs
+ * fewer bytes per entry than its first entry did.
+ */
+static bool
+keyed_leaf_fills_further(BpBuildState *state, const char *lowkey,
+						 const char *slot)
+{
+	BpLeafPlan	plan;
+	int			capacity = bp_leaf_planner_plan(&state->planner, lowkey, slot,
+												NULL, NULL, 0, &plan);
+
+	if (state->nleaf >= plan.fill_target || state->nleaf >= capacity)
+		return false;
+	bp_leaf_planner_adopt(&state->planner, &plan);
+	return true;
+}
+
+/*
  * Write the leaf being filled if it has reached its fill target with slot
  * as its high key.  The planner's current plan, which holds every entry,
  * tells whether it has; the leaf is then written as planned for its
@@ -317,6 +339,8 @@ flush_full_leaf(BpBuildState *state, const char *slot)
 															lowkey, slot);
 
 		if (state->nleaf < current->fill_target)
+			return;
+		if (state->desc.has_keys && keyed_leaf_fills_further(state, lowkey, slot))
 			return;
 		if (state->nleaf <= current->capacity)
 		{

@@ -46,7 +46,8 @@ estimate_tree_height(IndexOptInfo *index)
 	width = bp_slot_layout(index->nkeycolumns, lengths, byvals, aligns, NULL);
 	if (!bp_choose_plain_layout(&defaults, index->nkeycolumns, width, &layout))
 		return 0;
-	bp_estimate_pages(index->tuples, width, &layout, BP_DEFAULT_FILLFACTOR, &levels);
+	bp_estimate_pages(index->tuples, bpa_fill_target(&layout, BP_DEFAULT_FILLFACTOR),
+					  bp_internal_fill_estimate(width, 0), &levels);
 	return levels - 1;
 }
 

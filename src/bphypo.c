@@ -78,6 +78,7 @@ typedef struct HypoIndex
 	Oid			sortopfamily[INDEX_MAX_KEYS];
 	List	   *predicate;		/* implicit-AND, Vars of varno 1 */
 	int16		attlen[INDEX_MAX_KEYS];
+	bool		keyed;			/* has a variable-length key column */
 	uint16		slot_width;
 	BpaLayout	layout;			/* of a plain leaf */
 	BpOptions	options;
@@ -228,6 +229,29 @@ check_index_stmt(IndexStmt *stmt, Relation heap)
 		(void) get_tablespace_oid(stmt->tableSpace, false);
 }
 
+/*
+ * A variable-length key column of a hypothetical index takes a key field
+ * in its slots, as in a real index (bp_init_slot_desc); its collation
+ * must be deterministic (bp_check_columns).
+ */
+static void
+add_key_column(HypoIndex *hypo, int i, const char *name, int16 *length,
+			   bool *byval, char *align)
+{
+	Oid			collation = hypo->collation[i];
+
+	if (OidIsValid(collation) && !get_collation_isdeterministic(collation))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bpindex cannot index column \"%s\": collation \"%s\" is nondeterministic",
+						name, get_collation_name(collation)),
+				 errhint("Use a deterministic collation, or a btree index.")));
+	hypo->keyed = true;
+	*length = BP_KEY_FIELD_SIZE;
+	*byval = false;
+	*align = TYPALIGN_CHAR;
+}
+
 /* Fill one column of a hypothetical index from its IndexElem. */
 static void
 add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
@@ -261,12 +285,11 @@ add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
 				 errmsg("index creation on system columns is not supported")));
 	hypo->attnums[i] = att->attnum;
 	hypo->atttypes[i] = att->atttypid;
-	if (att->attlen <= 0)
+	if (att->attlen < -1)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("hypothetical bpindex indexes cannot have column \"%s\": type %s is variable-length",
-						elem->name, format_type_be(att->atttypid)),
-				 errhint("Create the index itself: bpindex indexes variable-length keys, but its cost model does not estimate their size yet.")));
+				 errmsg("bpindex cannot index column \"%s\": type %s has no stored length",
+						elem->name, format_type_be(att->atttypid))));
 	opclass = ResolveOpClass(elem->opclass, att->atttypid, "bpindex", amoid);
 	hypo->opfamily[i] = get_opclass_family(opclass);
 	hypo->opcintype[i] = get_opclass_input_type(opclass);
@@ -275,6 +298,8 @@ add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
 	get_typlenbyvalalign(att->atttypid, &lengths[i], &byvals[i], &aligns[i]);
 	hypo->attlen[i] = lengths[i];
 	ReleaseSysCache(atttup);
+	if (lengths[i] == -1)
+		add_key_column(hypo, i, elem->name, &lengths[i], &byvals[i], &aligns[i]);
 
 	/* the planner learns the order from the btree family of the "<" operator */
 	ltopr = get_opfamily_member(hypo->opfamily[i], hypo->opcintype[i],
@@ -411,6 +436,8 @@ typedef struct ColumnStats
 	uint64		hi;
 	double		ndistinct;
 	double		correlation;	/* of the column's order with the heap's */
+	double		width;			/* average bytes of a value that is not NULL */
+	double		nullfrac;
 } ColumnStats;
 
 /* Widen stats' range to the values of one statistics slot. */
@@ -453,6 +480,8 @@ column_stats(HypoIndex *hypo, int i, BpCompareKind kind, double tuples,
 	if (!HeapTupleIsValid(tuple))
 		return;
 	stats->ndistinct = ((Form_pg_statistic) GETSTRUCT(tuple))->stadistinct;
+	stats->width = ((Form_pg_statistic) GETSTRUCT(tuple))->stawidth;
+	stats->nullfrac = ((Form_pg_statistic) GETSTRUCT(tuple))->stanullfrac;
 	if (stats->ndistinct < 0)
 		stats->ndistinct = -stats->ndistinct * tuples;
 	if (stats->ndistinct < 1)
@@ -529,10 +558,41 @@ estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 }
 
 /*
+ * Bytes of keys an entry of the hypothetical index adds to its leaf, from
+ * the statistics of its variable-length columns: their average width
+ * where their values are not NULL, shared by runs of equal values (the
+ * build stores a key equal to its neighbour's once).
+ */
+static double
+estimate_key_bytes(HypoIndex *hypo, double tuples)
+{
+	double		groups = 1;		/* distinct values of the columns so far */
+	double		bytes = 0;
+
+	for (int i = 0; i < hypo->natts; i++)
+	{
+		ColumnStats stats;
+		double		width;
+
+		column_stats(hypo, i, BP_CMP_FMGR, tuples, &stats);
+		groups = Min(tuples, groups * stats.ndistinct);
+		if (hypo->attlen[i] != -1)
+			continue;
+		width = stats.width > 0 ? stats.width :
+			get_typavgwidth(hypo->atttypes[i], -1);
+		if (width > VARATT_SHORT_MAX)
+			width = INTALIGN((Size) width);
+		bytes += width * (1 - stats.nullfrac) * Min(1.0, groups / Max(tuples, 1));
+	}
+	return Max(bytes, 1);
+}
+
+/*
  * Pages and levels of the hypothetical index over tuples entries of a
  * table of heap_pages pages: the build's arithmetic on leaves of the
  * layout their estimated packed width gives (the plain layout if they
- * would stay plain).
+ * would stay plain), or on keyed leaves and internal pages whose keys
+ * take what the statistics say.
  */
 static BlockNumber
 estimate_hypo_pages(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
@@ -540,6 +600,16 @@ estimate_hypo_pages(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 {
 	BpaLayout	layout = hypo->layout;
 
+	if (hypo->keyed)
+	{
+		double		key_bytes = estimate_key_bytes(hypo, tuples);
+
+		return bp_estimate_pages(tuples,
+								 bp_keyed_leaf_fill(hypo->natts, hypo->slot_width,
+													&hypo->options, key_bytes),
+								 bp_internal_fill_estimate(hypo->slot_width, key_bytes),
+								 levels);
+	}
 	/* the width depends on the entries per leaf, which depend on the width */
 	for (int round = 0; round < 3 && hypo->options.packed_leaves; round++)
 	{
@@ -555,8 +625,8 @@ estimate_hypo_pages(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 			break;
 		}
 	}
-	return bp_estimate_pages(tuples, hypo->slot_width, &layout,
-							 hypo->options.fillfactor, levels);
+	return bp_estimate_pages(tuples, bpa_fill_target(&layout, hypo->options.fillfactor),
+							 bp_internal_fill_estimate(hypo->slot_width, 0), levels);
 }
 
 /* bpindex_hypo_list_indexes(): every hypothetical index of this backend. */

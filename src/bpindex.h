@@ -700,9 +700,9 @@ extern Size bp_fences_size(uint16 width);
 extern int	bp_internal_capacity(uint16 width, bool keyed);
 extern bool bp_choose_leaf_layout(const BpOptions *opts, uint16 width,
 								  Size region_room, BpaLayout *layout);
-extern BlockNumber bp_estimate_pages(double ntuples, uint16 width,
-									 const BpaLayout *layout, int fillfactor,
-									 int *levels);
+extern double bp_internal_fill_estimate(uint16 width, double avg_key_bytes);
+extern BlockNumber bp_estimate_pages(double ntuples, double per_leaf,
+									 double per_internal, int *levels);
 extern uint16 bp_slot_layout(int natts, const int16 *lengths,
 							 const bool *byvals, const char *aligns,
 							 uint16 *offsets);
@@ -710,7 +710,8 @@ extern void bp_init_page(Page page, uint16 flags, uint16 level);
 extern Buffer bp_new_buffer(Relation index);
 extern bool bp_page_deleted(Page page);
 extern BpDeletedData *bp_page_deleted_data(Page page, uint16 width);
-extern void bp_init_deleted_page(Page page, uint16 width, FullTransactionId safexid);
+extern void bp_init_deleted_page(Page page, const BpSlotDesc *desc,
+								 FullTransactionId safexid);
 extern bool bp_page_recyclable(Page page, uint16 width);
 extern char *bp_page_lowkey(Page page);
 extern char *bp_page_highkey(Page page, uint16 width);
@@ -744,6 +745,8 @@ extern bool bp_internal_fill(const BpSlotDesc *desc, Page page, uint16 level,
 							 int capacity, const char *lowkey,
 							 const char *highkey, const BlockNumber *children,
 							 const char *pivots, int n);
+extern bool bp_page_set_fence(const BpSlotDesc *desc, Page page, bool high,
+							  const char *slot);
 extern bool bp_internal_has_room(const BpSlotDesc *desc, Page page,
 								 const char *pivot);
 extern void bp_internal_pivots(const BpSlotDesc *desc, Page page,
@@ -768,6 +771,9 @@ extern void bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc);
 extern const char *bp_leaf_check_shape(Page page, const BpSlotDesc *desc);
 extern void bp_leaf_copy_keys(BpLeaf *leaf, char *copy);
 extern bool bp_leaf_has_key_room(const BpLeaf *leaf, const char *slot);
+extern Size bp_leaf_key_floor(Page page, const BpSlotDesc *desc);
+extern int	bp_keyed_leaf_fill(int ncolumns, uint16 slot_width,
+							   const BpOptions *opts, double avg_key_bytes);
 extern const char *bp_leaf_store_keys(BpLeaf *leaf, const char *slot,
 									  char *out, Size *keys_offset,
 									  Size *keys_length);
@@ -806,6 +812,8 @@ extern void bp_leaf_planner_add(BpLeafPlanner *planner, const char *slot);
 extern const BpLeafPlan *bp_leaf_planner_current(BpLeafPlanner *planner,
 												 const char *lowkey,
 												 const char *highkey);
+extern void bp_leaf_planner_adopt(BpLeafPlanner *planner,
+								  const BpLeafPlan *plan);
 extern int	bp_leaf_planner_plan(BpLeafPlanner *planner, const char *lowkey,
 								 const char *highkey, const BpLeaf *fallback,
 								 const char *items, int n, BpLeafPlan *plan);

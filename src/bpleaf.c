@@ -543,6 +543,13 @@ region_end(const char *page, const char *region)
 	return (region - page) + bpa_region_size(bpa_layout(region));
 }
 
+/* Where the key area of the leaf page may grow down to. */
+Size
+bp_leaf_key_floor(Page page, const BpSlotDesc *desc)
+{
+	return region_end(page, leaf_region(page, desc));
+}
+
 /*
  * Make the logical slots read from a keyed leaf from now on point their
  * keys into copy (BLCKSZ bytes), where the leaf's key area is copied now
@@ -1637,6 +1644,17 @@ bp_leaf_planner_current(BpLeafPlanner *planner, const char *lowkey,
 	return &planner->plan;
 }
 
+/*
+ * Make plan, which holds every entry added, the planner's current plan
+ * (bp_leaf_planner_current).
+ */
+void
+bp_leaf_planner_adopt(BpLeafPlanner *planner, const BpLeafPlan *plan)
+{
+	planner->plan = *plan;
+	planner->have_plan = true;
+}
+
 /* The layout of a leaf whose entries take width bytes, cached by width. */
 static void
 planner_layout(BpLeafPlanner *planner, uint16 width, BpaLayout *layout)
@@ -1653,15 +1671,15 @@ planner_layout(BpLeafPlanner *planner, uint16 width, BpaLayout *layout)
 }
 
 /*
- * Set the layout of a keyed plan: the largest region that leaves room for
- * the keys of as many entries as it holds, each taking avg bytes of keys,
- * after fence_keys bytes for the fences' keys.
+ * Set the layout of a keyed plan for slots of width bytes in a region of
+ * at most room bytes: the largest region that leaves room for the keys of
+ * as many entries as it holds, each taking avg bytes of keys, after
+ * fence_keys bytes for the fences' keys.
  */
 static void
-plan_keyed_layout(const BpSlotDesc *desc, const BpOptions *opts,
+plan_keyed_layout(Size room, uint16 width, const BpOptions *opts,
 				  Size fence_keys, double avg, BpLeafPlan *plan)
 {
-	Size		room = bp_leaf_region_room(desc, desc->width);
 	Size		avail = room > fence_keys ? room - fence_keys : 0;
 	Size		lo = 0;
 	Size		hi = avail;
@@ -1673,7 +1691,7 @@ plan_keyed_layout(const BpSlotDesc *desc, const BpOptions *opts,
 		BpaLayout	layout;
 		double		need = (double) mid;
 
-		if (bp_choose_leaf_layout(opts, desc->width, mid, &layout))
+		if (bp_choose_leaf_layout(opts, width, mid, &layout))
 			need += bpa_block_capacity(&layout) * avg;
 		if (need <= (double) avail)
 			lo = mid;
@@ -1681,15 +1699,28 @@ plan_keyed_layout(const BpSlotDesc *desc, const BpOptions *opts,
 			hi = mid - 1;
 	}
 	/* keys too long for any region: the smallest, which the keys limit */
-	while (!bp_choose_leaf_layout(opts, desc->width, lo, &plan->layout))
+	while (!bp_choose_leaf_layout(opts, width, lo, &plan->layout))
 	{
 		if (lo >= room)
-			elog(ERROR, "bpindex: no leaf layout for entries of %u bytes",
-				 desc->width);
-		lo = Min(room, lo + desc->width);
+			elog(ERROR, "bpindex: no leaf layout for entries of %u bytes", width);
+		lo = Min(room, lo + width);
 	}
 	plan->key_room = avail > bpa_region_size(&plan->layout) ?
 		avail - bpa_region_size(&plan->layout) : 0;
+	plan->capacity = bpa_block_capacity(&plan->layout);
+}
+
+/*
+ * The fill target of a keyed plan whose entries take avg bytes of keys:
+ * the layout's, or less if their keys would fill the key room first.
+ */
+static int
+keyed_fill_target(const BpLeafPlan *plan, int fillfactor, double avg)
+{
+	double		by_keys = avg > 0 ? plan->key_room / avg : plan->capacity;
+
+	return Max(1, Min(bpa_fill_target(&plan->layout, fillfactor),
+					  (int) (by_keys * fillfactor / 100)));
 }
 
 /*
@@ -1703,24 +1734,36 @@ plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
 		   BpLeafPlan *plan)
 {
 	const BpSlotDesc *desc = planner->desc;
-	int			fillfactor = planner->opts->fillfactor;
 	Size		fence_keys = (lowkey ? bp_slot_keys_size(desc, lowkey) : 0) +
 		(highkey ? bp_slot_keys_size(desc, highkey) : 0);
 	double		avg = planner->nentries > 0 ?
 		(double) planner->key_bytes / planner->nentries : DEFAULT_ENTRY_KEY_BYTES;
-	double		by_keys;
 
 	plan->packed = false;
-	plan_keyed_layout(desc, planner->opts, fence_keys, avg, plan);
-	plan->capacity = bpa_block_capacity(&plan->layout);
-	plan->fill_target = bpa_fill_target(&plan->layout, fillfactor);
-	by_keys = avg > 0 ? plan->key_room / avg : plan->capacity;
-	plan->fill_target = Max(1, Min(plan->fill_target,
-								   (int) (by_keys * fillfactor / 100)));
+	plan_keyed_layout(bp_leaf_region_room(desc, desc->width), desc->width,
+					  planner->opts, fence_keys, avg, plan);
+	plan->fill_target = keyed_fill_target(plan, planner->opts->fillfactor, avg);
 	if (planner->key_bytes > plan->key_room)
-		plan->capacity = Min(Min(plan->capacity, (int) by_keys),
+		plan->capacity = Min(Min(plan->capacity,
+								 (int) (avg > 0 ? plan->key_room / avg : plan->capacity)),
 							 planner->nentries - 1);
 	return plan->capacity;
+}
+
+/*
+ * Entries a build puts into a leaf of an index with keys (slots of
+ * slot_width bytes, ncolumns columns) whose entries and fences take
+ * avg_key_bytes bytes of keys each: the what-if estimate's leaf fill.
+ */
+int
+bp_keyed_leaf_fill(int ncolumns, uint16 slot_width, const BpOptions *opts,
+				   double avg_key_bytes)
+{
+	BpLeafPlan	plan;
+
+	plan_keyed_layout(bp_leaf_room(ncolumns, slot_width, slot_width), slot_width,
+					  opts, (Size) (2 * avg_key_bytes), avg_key_bytes, &plan);
+	return keyed_fill_target(&plan, opts->fillfactor, avg_key_bytes);
 }
 
 /*

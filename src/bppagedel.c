@@ -42,6 +42,11 @@
  * change is one generic WAL record of at most four pages, so the tree is
  * valid before and after it and needs no half-dead state.
  *
+ * In an index with keys (bpindex.h, "key fields"), a fence or pivot that
+ * moves to another page takes its keys into that page's key area, and a
+ * deleted page keeps its fences' keys; when they do not fit, the record
+ * is abandoned and the deletion skipped.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -50,6 +55,7 @@
 #include "access/transam.h"
 #include "miscadmin.h"
 #include "storage/predicate.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "bpindex.h"
@@ -212,7 +218,9 @@ static bool
 delete_into_left(Relation index, BlockNumber blkno, BlockNumber left,
 				 const char *lowkey)
 {
-	uint16		width = bp_get_state(index)->slot.width;
+	const BpSlotDesc *desc = &bp_get_state(index)->slot;
+	uint16		width = desc->width;
+	char		fence[BP_MAX_SLOT_WIDTH];
 	Buffer		bufs[3] = {InvalidBuffer, InvalidBuffer, InvalidBuffer};
 	Page		lspage;
 	Page		lpage;
@@ -231,9 +239,10 @@ delete_into_left(Relation index, BlockNumber blkno, BlockNumber left,
 	if (!BufferIsValid(bufs[1]))
 		goto give_up;
 	lpage = BufferGetPage(bufs[1]);
-	if (!leaf_deletable(lpage, &bp_get_state(index)->slot) ||
+	if (!leaf_deletable(lpage, desc) ||
 		!(BpPageGetOpaque(lpage)->flags & BP_HAS_LOW) ||
-		bp_compare_slots(bp_page_lowkey(lpage), lowkey, &bp_get_state(index)->slot) != 0)
+		bp_compare_slots(bp_page_fence(desc, lpage, false, fence), lowkey,
+						 (void *) desc) != 0)
 		goto give_up;
 	bufs[2] = find_parent(index, blkno, lowkey, BUFFER_LOCK_EXCLUSIVE, &pos);
 	if (!BufferIsValid(bufs[2]))
@@ -248,10 +257,16 @@ delete_into_left(Relation index, BlockNumber blkno, BlockNumber left,
 	lspage = GenericXLogRegisterBuffer(xlog, bufs[0], 0);
 	lpage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
 	ppage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
-	memcpy(bp_page_highkey(lspage, width), bp_page_highkey(lpage, width), width);
+	if (!bp_page_set_fence(desc, lspage, true,
+						   bp_page_fence(desc, lpage, true, fence)))
+	{
+		/* no room for the high key's keys in LS */
+		GenericXLogAbort(xlog);
+		goto give_up;
+	}
 	BpPageGetOpaque(lspage)->rightlink = BpPageGetOpaque(lpage)->rightlink;
 	remove_internal_entry(ppage, width, pos);
-	bp_init_deleted_page(lpage, width, ReadNextFullTransactionId());
+	bp_init_deleted_page(lpage, desc, ReadNextFullTransactionId());
 	GenericXLogFinish(xlog);
 	release_all(bufs, 3);
 	return true;
@@ -269,8 +284,10 @@ static bool
 delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 				  const char *lowkey)
 {
-	BpIndexState *state = bp_get_state(index);
-	uint16		width = state->slot.width;
+	const BpSlotDesc *desc = &bp_get_state(index)->slot;
+	uint16		width = desc->width;
+	char		fence[BP_MAX_SLOT_WIDTH];
+	char		rfence[BP_MAX_SLOT_WIDTH];
 	Buffer		bufs[4] = {InvalidBuffer, InvalidBuffer, InvalidBuffer, InvalidBuffer};
 	Page		lspage = NULL;
 	Page		lpage;
@@ -290,18 +307,19 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 	if (!BufferIsValid(bufs[1]))
 		goto give_up;
 	lpage = BufferGetPage(bufs[1]);
-	if (!leaf_deletable(lpage, &bp_get_state(index)->slot) ||
+	if (!leaf_deletable(lpage, desc) ||
 		BpPageGetOpaque(lpage)->rightlink != right ||
 		((BpPageGetOpaque(lpage)->flags & BP_HAS_LOW) != 0) != (lowkey != NULL) ||
-		(lowkey && bp_compare_slots(bp_page_lowkey(lpage), lowkey, &state->slot) != 0))
+		(lowkey && bp_compare_slots(bp_page_fence(desc, lpage, false, fence), lowkey,
+									(void *) desc) != 0))
 		goto give_up;
 	bufs[2] = bp_read_buffer(index, right, BUFFER_LOCK_EXCLUSIVE);
 	rpage = BufferGetPage(bufs[2]);
 	if (!(BpPageGetOpaque(rpage)->flags & BP_LEAF) ||
 		(BpPageGetOpaque(rpage)->flags & BP_DELETED) ||
 		!(BpPageGetOpaque(rpage)->flags & BP_HAS_LOW) ||
-		bp_compare_slots(bp_page_lowkey(rpage), bp_page_highkey(lpage, width),
-						 &state->slot) != 0)
+		bp_compare_slots(bp_page_fence(desc, rpage, false, rfence),
+						 bp_page_fence(desc, lpage, true, fence), (void *) desc) != 0)
 		goto give_up;
 	bufs[3] = find_parent(index, blkno, lowkey, BUFFER_LOCK_EXCLUSIVE, &pos);
 	if (!BufferIsValid(bufs[3]))
@@ -323,9 +341,13 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 	lpage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
 	rpage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
 	ppage = GenericXLogRegisterBuffer(xlog, bufs[3], 0);
-	if (lowkey)
-		memcpy(bp_page_lowkey(rpage), lowkey, width);
-	else
+	if (lowkey && !bp_page_set_fence(desc, rpage, false, lowkey))
+	{
+		/* no room for the low key's keys in R */
+		GenericXLogAbort(xlog);
+		goto give_up;
+	}
+	if (!lowkey)
 	{
 		BpPageGetOpaque(rpage)->flags &= ~BP_HAS_LOW;
 		memset(bp_page_lowkey(rpage), 0, width);
@@ -336,7 +358,7 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 		memcpy(bp_internal_pivot(ppage, width, 0), bp_page_lowkey(ppage), width);
 	else
 		memset(bp_internal_pivot(ppage, width, 0), 0, width);
-	bp_init_deleted_page(lpage, width, ReadNextFullTransactionId());
+	bp_init_deleted_page(lpage, desc, ReadNextFullTransactionId());
 	GenericXLogFinish(xlog);
 	release_all(bufs, 4);
 	return true;
@@ -355,6 +377,7 @@ parent_of_only_child(Page page, uint16 width, uint16 level, BlockNumber child,
 					 const char *plowkey, const BpSlotDesc *desc)
 {
 	BpPageOpaque opaque = BpPageGetOpaque(page);
+	char		fence[BP_MAX_SLOT_WIDTH];
 
 	return internal_live(page) && opaque->level == level &&
 		(opaque->flags & BP_HAS_HIGH) &&
@@ -362,7 +385,8 @@ parent_of_only_child(Page page, uint16 width, uint16 level, BlockNumber child,
 		bp_internal_children(page, width)[0] == child &&
 		((opaque->flags & BP_HAS_LOW) != 0) == (plowkey != NULL) &&
 		(plowkey == NULL ||
-		 bp_compare_slots(bp_page_lowkey(page), plowkey, (void *) desc) == 0);
+		 bp_compare_slots(bp_page_fence(desc, page, false, fence), plowkey,
+						  (void *) desc) == 0);
 }
 
 /*
@@ -374,6 +398,22 @@ child_movable(Page page, const BpSlotDesc *desc, uint16 level)
 {
 	return level == 0 ? leaf_deletable(page, desc) :
 		internal_live(page) && BpPageGetOpaque(page)->level == level;
+}
+
+/*
+ * Append child, whose low bound is the logical slot pivot, to the internal
+ * page as its last child; false if the pivot's keys do not fit.
+ */
+static bool
+append_child(const BpSlotDesc *desc, Page page, BlockNumber child,
+			 const char *pivot)
+{
+	int			n = bp_internal_header(page, desc->width)->nitems;
+
+	bp_internal_open_gap(page, desc->width, n);
+	bp_internal_children(page, desc->width)[n] = child;
+	return bp_store_page_slot(desc, page, bp_internal_key_floor(page, desc->width),
+							  pivot, NULL, bp_internal_pivot(page, desc->width, n));
 }
 
 /*
@@ -390,6 +430,8 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 	BpIndexState *state = bp_get_state(index);
 	const BpSlotDesc *desc = &state->slot;
 	uint16		width = desc->width;
+	char		fence[BP_MAX_SLOT_WIDTH];
+	char		sfence[BP_MAX_SLOT_WIDTH];
 	Buffer		cbuf;
 	Buffer		bufs[4] = {InvalidBuffer, InvalidBuffer, InvalidBuffer, InvalidBuffer};
 	Buffer		gbuf;
@@ -438,7 +480,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		if (!internal_live(spage) || BpPageGetOpaque(spage)->level != level ||
 			!(BpPageGetOpaque(spage)->flags & BP_HAS_HIGH) ||
 			BpPageGetOpaque(spage)->rightlink != parent ||
-			bp_internal_header(spage, width)->nitems >= state->meta.internal_capacity)
+			!bp_internal_has_room(desc, spage, plowkey))
 			goto done;
 		bufs[1] = bp_read_buffer(index, parent, BUFFER_LOCK_EXCLUSIVE);
 		ppage = BufferGetPage(bufs[1]);
@@ -455,17 +497,17 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		spage = GenericXLogRegisterBuffer(xlog, bufs[0], 0);
 		ppage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
 		gpage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
+		if (!append_child(desc, spage, child, plowkey) ||
+			!bp_page_set_fence(desc, spage, true,
+							   bp_page_fence(desc, ppage, true, fence)))
 		{
-			int			n = bp_internal_header(spage, width)->nitems;
-
-			bp_internal_open_gap(spage, width, n);
-			bp_internal_children(spage, width)[n] = child;
-			memcpy(bp_internal_pivot(spage, width, n), plowkey, width);
+			/* no room for the keys in the sibling */
+			GenericXLogAbort(xlog);
+			goto done;
 		}
-		memcpy(bp_page_highkey(spage, width), bp_page_highkey(ppage, width), width);
 		BpPageGetOpaque(spage)->rightlink = BpPageGetOpaque(ppage)->rightlink;
 		remove_internal_entry(gpage, width, pos);
-		bp_init_deleted_page(ppage, width, ReadNextFullTransactionId());
+		bp_init_deleted_page(ppage, desc, ReadNextFullTransactionId());
 		GenericXLogFinish(xlog);
 		merged = true;
 	}
@@ -487,9 +529,11 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		spage = BufferGetPage(bufs[2]);
 		if (!internal_live(spage) || BpPageGetOpaque(spage)->level != level ||
 			!(BpPageGetOpaque(spage)->flags & BP_HAS_LOW) ||
-			bp_compare_slots(bp_page_lowkey(spage), bp_page_highkey(ppage, width),
+			bp_compare_slots(bp_page_fence(desc, spage, false, sfence),
+							 bp_page_fence(desc, ppage, true, fence),
 							 (void *) desc) != 0 ||
-			bp_internal_header(spage, width)->nitems >= state->meta.internal_capacity)
+			bp_internal_header(spage, width)->nitems >= state->meta.internal_capacity ||
+			(plowkey && !bp_internal_has_room(desc, spage, plowkey)))
 			goto done;
 		bufs[3] = find_parent_at(index, parent, plowkey, BUFFER_LOCK_EXCLUSIVE, &pos, level + 1);
 		if (!BufferIsValid(bufs[3]))
@@ -513,8 +557,13 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		bp_internal_children(spage, width)[0] = child;
 		if (plowkey)
 		{
-			memcpy(bp_internal_pivot(spage, width, 0), plowkey, width);
-			memcpy(bp_page_lowkey(spage), plowkey, width);
+			if (!bp_page_set_fence(desc, spage, false, plowkey))
+			{
+				/* no room for the low key's keys in the sibling */
+				GenericXLogAbort(xlog);
+				goto done;
+			}
+			memcpy(bp_internal_pivot(spage, width, 0), bp_page_lowkey(spage), width);
 		}
 		else
 		{
@@ -527,7 +576,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 			memcpy(bp_internal_pivot(gpage, width, 0), bp_page_lowkey(gpage), width);
 		else
 			memset(bp_internal_pivot(gpage, width, 0), 0, width);
-		bp_init_deleted_page(ppage, width, ReadNextFullTransactionId());
+		bp_init_deleted_page(ppage, desc, ReadNextFullTransactionId());
 		GenericXLogFinish(xlog);
 		merged = true;
 	}
@@ -556,15 +605,16 @@ typedef struct BpDeletionStart
 
 /*
  * Climb from the leaf, whose low key is lowkey, through the pages that are
- * their parent's only child, in a tree whose root is at root_level.
- * lowkeys has room for a key per level above the leaves.  False if a
+ * their parent's only child, in a tree whose root is at root_level (the
+ * low keys met are copied in the current memory context).  False if a
  * parent was not found or the chain reaches the root.
  */
 static bool
 find_deletion_start(Relation index, BlockNumber leaf, const char *lowkey,
-					uint16 root_level, char *lowkeys, BpDeletionStart *start)
+					uint16 root_level, BpDeletionStart *start)
 {
-	uint16		width = bp_get_state(index)->slot.width;
+	const BpSlotDesc *desc = &bp_get_state(index)->slot;
+	uint16		width = desc->width;
 
 	start->blkno = leaf;
 	start->child = InvalidBlockNumber;
@@ -596,10 +646,7 @@ find_deletion_start(Relation index, BlockNumber leaf, const char *lowkey,
 		start->blkno = BufferGetBlockNumber(buf);
 		start->lowkey = NULL;
 		if (opaque->flags & BP_HAS_LOW)
-		{
-			start->lowkey = lowkeys + (Size) start->level * width;
-			memcpy(start->lowkey, bp_page_lowkey(page), width);
-		}
+			start->lowkey = bp_copy_page_slot(desc, page, bp_page_lowkey(page));
 		UnlockReleaseBuffer(buf);
 	}
 	return false;				/* an only child of the root */
@@ -616,41 +663,36 @@ bool
 bp_delete_empty_leaf(Relation index, BlockNumber blkno)
 {
 	BpIndexState *state = bp_get_state(index);
-	uint16		width = state->slot.width;
 	BpMetaPageData meta;
 	char	   *lowkey = NULL;
-	char	   *lowkeys;
 	Buffer		buf;
 	Page		page;
 	BpDeletionStart start;
 	bool		deleted = false;
+	MemoryContext cxt;
+	MemoryContext old;
 
-	/* not yet for keys: the fences that move would need room for theirs */
-	if (state->slot.has_keys)
-		return false;
 	bp_read_meta(index, &meta);
 	if (meta.root_level == 0 || meta.root == blkno)
 		return false;
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "bpindex page deletion",
+								ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(cxt);
 	buf = bp_read_buffer(index, blkno, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	if (!leaf_deletable(page, &bp_get_state(index)->slot))
+	if (!leaf_deletable(page, &state->slot))
 	{
 		UnlockReleaseBuffer(buf);
-		return false;
+		goto done;
 	}
-	lowkeys = palloc((Size) (meta.root_level + 1) * width);
 	if (BpPageGetOpaque(page)->flags & BP_HAS_LOW)
-	{
-		lowkey = lowkeys + (Size) meta.root_level * width;
-		memcpy(lowkey, bp_page_lowkey(page), width);
-	}
+		lowkey = bp_copy_page_slot(&state->slot, page, bp_page_lowkey(page));
 	UnlockReleaseBuffer(buf);
 
 	/* each merge shortens the chain by one */
 	for (int merges = 0; merges <= meta.root_level + 1; merges++)
 	{
-		if (!find_deletion_start(index, blkno, lowkey, meta.root_level,
-								 lowkeys, &start))
+		if (!find_deletion_start(index, blkno, lowkey, meta.root_level, &start))
 			break;
 		if (start.level == 0)
 		{
@@ -664,6 +706,9 @@ bp_delete_empty_leaf(Relation index, BlockNumber blkno)
 							   start.level))
 			break;
 	}
-	pfree(lowkeys);
+
+done:
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
 	return deleted;
 }

@@ -506,24 +506,43 @@ bp_choose_leaf_layout(const BpOptions *opts, uint16 width, Size region_room,
 }
 
 /*
- * Pages and levels of a freshly built index of ntuples entries: the
- * build's own arithmetic (bpbuild.c), used for hypothetical indexes and
- * cost estimates.
+ * Children a built internal page gets when its pivots are width bytes wide
+ * and take avg_key_bytes of keys each (0 for an index without keys): the
+ * build's fill, as far as the keys let it.
+ */
+double
+bp_internal_fill_estimate(uint16 width, double avg_key_bytes)
+{
+	int			capacity = bp_internal_capacity(width, avg_key_bytes > 0);
+	double		fill = capacity * BP_INTERNAL_FILLFACTOR / 100.0;
+
+	if (avg_key_bytes > 0)
+	{
+		double		key_room = (double) bp_page_content_size() -
+			bp_fences_size(width) - pivots_offset(capacity) -
+			(double) capacity * width - 2 * avg_key_bytes;
+
+		fill = Min(fill, key_room / avg_key_bytes);
+	}
+	return Max(2.0, floor(fill));
+}
+
+/*
+ * Pages (the metapage included) and levels of an index over ntuples
+ * entries whose leaves hold per_leaf entries and internal pages
+ * per_internal children: the build's arithmetic.
  */
 BlockNumber
-bp_estimate_pages(double ntuples, uint16 width, const BpaLayout *layout,
-				  int fillfactor, int *levels)
+bp_estimate_pages(double ntuples, double per_leaf, double per_internal,
+				  int *levels)
 {
-	double		per_leaf = bpa_fill_target(layout, fillfactor);
-	double		per_internal = Max(2, bp_internal_capacity(width, false) *
-								   BP_INTERNAL_FILLFACTOR / 100);
-	double		level_pages = Max(1.0, ceil(ntuples / per_leaf));
+	double		level_pages = Max(1.0, ceil(ntuples / Max(per_leaf, 1)));
 	double		pages = 1 + level_pages;	/* the metapage and the leaves */
 
 	*levels = 1;
 	while (level_pages > 1)
 	{
-		level_pages = ceil(level_pages / per_internal);
+		level_pages = ceil(level_pages / Max(per_internal, 2));
 		pages += level_pages;
 		(*levels)++;
 	}
@@ -593,23 +612,35 @@ bp_page_deleted_data(Page page, uint16 width)
 
 /*
  * Turn page (a leaf or internal page unlinked from the tree) into a deleted
- * page: it keeps its kind, level, fences and right-link, so that a reader
- * that still reaches it through a stale link can go on from it, and
- * records safexid, the next full transaction id at its deletion.
+ * page: it keeps its kind, level, fences (with their keys, in a fresh key
+ * area) and right-link, so that a reader that still reaches it through a
+ * stale link can go on from it, and records safexid, the next full
+ * transaction id at its deletion.
  */
 void
-bp_init_deleted_page(Page page, uint16 width, FullTransactionId safexid)
+bp_init_deleted_page(Page page, const BpSlotDesc *desc, FullTransactionId safexid)
 {
 	BpPageOpaqueData opaque = *BpPageGetOpaque(page);
-	char	   *fences = palloc(2 * (Size) width);
+	char	   *low = (opaque.flags & BP_HAS_LOW) ?
+		bp_copy_page_slot(desc, page, bp_page_lowkey(page)) : NULL;
+	char	   *high = bp_copy_page_slot(desc, page, bp_page_highkey(page, desc->width));
+	Size		floor;
 
-	memcpy(fences, PageGetContents(page), 2 * (Size) width);
 	bp_init_page(page, (opaque.flags & (BP_KIND_MASK | BP_HAS_LOW | BP_HAS_HIGH)) |
 				 BP_DELETED, opaque.level);
 	BpPageGetOpaque(page)->rightlink = opaque.rightlink;
-	memcpy(PageGetContents(page), fences, 2 * (Size) width);
-	bp_page_deleted_data(page, width)->safexid = safexid;
-	pfree(fences);
+	bp_page_deleted_data(page, desc->width)->safexid = safexid;
+	floor = (char *) (bp_page_deleted_data(page, desc->width) + 1) - (char *) page;
+	if (desc->has_keys)
+		bp_page_start_keys(page);
+	if (!bp_store_page_slot(desc, page, floor, high, NULL,
+							bp_page_highkey(page, desc->width)) ||
+		(low && !bp_store_page_slot(desc, page, floor, low, NULL,
+									bp_page_lowkey(page))))
+		elog(ERROR, "bpindex: the fences of a deleted page do not fit it");
+	if (low)
+		pfree(low);
+	pfree(high);
 }
 
 /*
@@ -1094,6 +1125,24 @@ bp_copy_page_slot(const BpSlotDesc *desc, const char *page,
 	char		buf[BP_MAX_SLOT_WIDTH];
 
 	return bp_copy_slot(desc, bp_page_slot(desc, page, stored, buf));
+}
+
+/*
+ * Set a fence of a live leaf or internal page to the logical slot, its
+ * keys added to the page's key area; false if they do not fit.
+ */
+bool
+bp_page_set_fence(const BpSlotDesc *desc, Page page, bool high, const char *slot)
+{
+	Size		floor = 0;
+
+	if (desc->has_keys)
+		floor = (BpPageGetOpaque(page)->flags & BP_LEAF) ?
+			bp_leaf_key_floor(page, desc) :
+			bp_internal_key_floor(page, desc->width);
+	return bp_store_page_slot(desc, page, floor, slot, NULL,
+							  high ? bp_page_highkey(page, desc->width) :
+							  bp_page_lowkey(page));
 }
 
 /* Does slot lie within the fences of page (low key <= slot < high key)? */
