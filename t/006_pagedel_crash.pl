@@ -6,7 +6,8 @@
 # SIGKILL while it does.  After recovery the index passes bpindex_check
 # with heapallindexed and index and bitmap scans equal a sequential scan;
 # a second VACUUM finishes the deletions, a third (once no snapshot is
-# older than them) recycles the pages, and inserts reuse them.
+# older than them) recycles the pages, and inserts reuse them.  Then the
+# same crash during the deletions of a text index's leaves.
 use strict;
 use warnings;
 use FindBin;
@@ -89,6 +90,47 @@ crash_node($node);
 $node->start;
 check_index($node, 'pd_t_bp', 1, 'after a crash following the reuse');
 compare_scans($node, 'after a crash following the reuse', \@queries);
+
+# The same with text keys: the fences and pivots that move take their keys
+# into their new pages (keys of about 100 bytes: a few dozen a leaf).
+$node->safe_psql('postgres', q{
+	CREATE TABLE pd_s (k text COLLATE "C", v int4);
+	INSERT INTO pd_s SELECT lpad(g::text, 7, '0') || repeat('z', 90), g
+	FROM generate_series(1, 200000) g;
+	CREATE INDEX pd_s_bp ON pd_s USING bpindex (k) WITH (fillfactor = 30);
+	DELETE FROM pd_s WHERE v <= 70000 OR v BETWEEN 100000 AND 180000;
+});
+my @text_queries = (
+	q{SELECT k, v FROM pd_s WHERE k >= '0069000' ORDER BY k, v LIMIT 300},
+	q{SELECT v FROM pd_s WHERE k <= '0181000' ORDER BY k DESC LIMIT 300},
+	q{SELECT count(*), sum(v) FROM pd_s WHERE k BETWEEN '0000001' AND '0200001'},
+	q{SELECT count(*) FROM pd_s WHERE k = '0099999' || repeat('z', 90)});
+$bench = start_pgbench($node,
+	{ 'vacuum_s.sql' => "SET vacuum_cost_delay = 1;\nSET vacuum_cost_limit = 200;\nVACUUM pd_s;\n" },
+	'-c', '1', '-t', '1');
+ok(wait_for_pgbench($node, $bench,
+		"SELECT deleted_pages > 100 FROM bpindex_stats('pd_s_bp')"),
+	'VACUUM is deleting leaves of the text index');
+crash_node($node);
+finish_pgbench($bench);
+$node->start;
+$deleted = index_stat($node, 'pd_s_bp', 'deleted_pages');
+cmp_ok($deleted, '>', 100, "text leaves deleted before the crash survive ($deleted)");
+check_index($node, 'pd_s_bp', 1, 'text: after the crash');
+compare_scans($node, 'text: after the crash', \@text_queries);
+$node->safe_psql('postgres', 'VACUUM pd_s');
+cmp_ok(index_stat($node, 'pd_s_bp', 'deleted_pages'), '>', $deleted,
+	'text: the next VACUUM deletes the rest');
+check_index($node, 'pd_s_bp', 1, 'text: after the second VACUUM');
+compare_scans($node, 'text: after the second VACUUM', \@text_queries);
+$node->safe_psql('postgres', q{
+	INSERT INTO pd_s SELECT lpad(g::text, 7, '0') || repeat('y', 60), -g
+	FROM generate_series(100000, 180000, 3) g;
+});
+crash_node($node);
+$node->start;
+check_index($node, 'pd_s_bp', 1, 'text: after inserts and a crash');
+compare_scans($node, 'text: after inserts and a crash', \@text_queries);
 
 $node->stop;
 done_testing();
