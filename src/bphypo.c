@@ -529,15 +529,28 @@ estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 		ColumnStats stats;
 		double		group_rows;
 
-		if (kind == BP_CMP_FMGR ||
-			(kind == BP_CMP_BYTES && hypo->attlen[i] > BPC_MAX_BYTES))
+		if (hypo->attlen[i] != -1 &&
+			(kind == BP_CMP_FMGR ||
+			 (kind == BP_CMP_BYTES && hypo->attlen[i] > BPC_MAX_BYTES)))
 			return 0;
 		column_stats(hypo, i, kind, tuples, &stats);
 		if (i == 0)
 			correlation = stats.correlation;
 		group_rows = tuples / Min(tuples, groups);
 		groups = Min(tuples, groups * stats.ndistinct);
-		if (kind == BP_CMP_BYTES)
+		if (hypo->attlen[i] == -1)
+		{
+			/*
+			 * The key's offset, after a null byte in leaves that hold a
+			 * NULL: most leaves, unless the NULLs gather at the end (the
+			 * leading column) or are rarer than one a leaf.
+			 */
+			bool		nulls_in_most_leaves = i == 0 ? stats.nullfrac > 0.5 :
+			stats.nullfrac * per_leaf >= 1;
+
+			width += 2 + (nulls_in_most_leaves ? 1 : 0);
+		}
+		else if (kind == BP_CMP_BYTES)
 			width += hypo->attlen[i];
 		else if (tuples / groups >= 2 * per_leaf)
 			continue;			/* a leaf holds one value */
@@ -603,10 +616,23 @@ estimate_hypo_pages(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 	if (hypo->keyed)
 	{
 		double		key_bytes = estimate_key_bytes(hypo, tuples);
+		int			width = hypo->slot_width;
+		int			per_leaf = 0;
 
-		return bp_estimate_pages(tuples,
-								 bp_keyed_leaf_fill(hypo->natts, hypo->slot_width,
-													&hypo->options, key_bytes),
+		/* the packed width depends on the entries per leaf, as below */
+		for (int round = 0; round < 3; round++)
+		{
+			per_leaf = bp_keyed_leaf_fill(hypo->natts, hypo->slot_width,
+										  (uint16) width, &hypo->options,
+										  key_bytes);
+			width = hypo->options.packed_leaves ?
+				estimate_entry_width(hypo, tuples, heap_pages, per_leaf) : 0;
+			if (width == 0 || width >= hypo->slot_width)
+				width = hypo->slot_width;
+		}
+		per_leaf = bp_keyed_leaf_fill(hypo->natts, hypo->slot_width,
+									  (uint16) width, &hypo->options, key_bytes);
+		return bp_estimate_pages(tuples, per_leaf,
 								 bp_internal_fill_estimate(hypo->slot_width, key_bytes),
 								 levels);
 	}

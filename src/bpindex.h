@@ -773,7 +773,8 @@ extern void bp_leaf_copy_keys(BpLeaf *leaf, char *copy);
 extern bool bp_leaf_has_key_room(const BpLeaf *leaf, const char *slot);
 extern Size bp_leaf_key_floor(Page page, const BpSlotDesc *desc);
 extern int	bp_keyed_leaf_fill(int ncolumns, uint16 slot_width,
-							   const BpOptions *opts, double avg_key_bytes);
+							   uint16 entry_width, const BpOptions *opts,
+							   double avg_key_bytes);
 extern const char *bp_leaf_store_keys(BpLeaf *leaf, const char *slot,
 									  char *out, Size *keys_offset,
 									  Size *keys_length);

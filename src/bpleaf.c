@@ -47,6 +47,12 @@ typedef struct BpLeafHeader
 /* Bytes of keys a keyed leaf plans for each entry before it has any. */
 #define DEFAULT_ENTRY_KEY_BYTES	16
 
+/*
+ * Bytes of the code of a variable-length key in a packed leaf: the key's
+ * offset in the page's key area, big-endian.
+ */
+#define KEY_OFFSET_CODE_SIZE	2
+
 /* Bytes of a leaf page before its BPA region, for ncolumns columns. */
 static Size
 prefix_size(int ncolumns, uint16 slot_width)
@@ -131,7 +137,8 @@ leaf_region(Page page, const BpSlotDesc *desc)
 /*
  * Which columns can be packed, and how: every key column needs an
  * order-preserving image (integer-like, float, bool) or bytewise order
- * (uuid); an INCLUDE column an exact image or at most 16 bytes
+ * (uuid), or is a variable-length key, whose code is its offset in the
+ * key area; an INCLUDE column an exact image or at most 16 bytes
  * (included_column_kind).
  */
 void
@@ -145,7 +152,13 @@ bp_leaf_init_columns(BpSlotDesc *desc)
 		desc->columns.kind[i] = BPC_INTEGER;
 		desc->columns.length[i] = 0;
 		desc->columns.nulls_first[i] = desc->nulls_first[i];
-		if (desc->cmp_kind[i] == BP_CMP_BYTES && desc->att_len[i] <= BPC_MAX_BYTES)
+		if (desc->att_len[i] == -1)
+		{
+			/* leaves of keys compare decoded entries, never codes */
+			desc->columns.kind[i] = BPC_BYTES;
+			desc->columns.length[i] = KEY_OFFSET_CODE_SIZE;
+		}
+		else if (desc->cmp_kind[i] == BP_CMP_BYTES && desc->att_len[i] <= BPC_MAX_BYTES)
 		{
 			desc->columns.kind[i] = BPC_BYTES;
 			desc->columns.length[i] = (uint8) desc->att_len[i];
@@ -330,7 +343,9 @@ index_order_image(const BpSlotDesc *desc, int att, uint64 image)
 
 /*
  * The codec's view of a logical slot: its column values and heap TID.
- * False if a column has no image.
+ * False if a column has no image.  A variable-length key's value is its
+ * offset in a slot stored in a page, 0 in a slot in memory (its place in
+ * a leaf is not known yet; every offset takes the same bytes).
  */
 static bool
 slot_values(const BpSlotDesc *desc, const char *slot, BpcValue *values,
@@ -348,7 +363,15 @@ slot_values(const BpSlotDesc *desc, const char *slot, BpcValue *values,
 		values[i].image = 0;
 		if (values[i].isnull)
 			continue;
-		if (desc->columns.kind[i] == BPC_BYTES)
+		if (desc->att_len[i] == -1)
+		{
+			uint64		ref = bp_key_ref(p);
+			uint16		key_offset = ref < BLCKSZ ? (uint16) ref : 0;
+
+			values[i].bytes[0] = (uint8) (key_offset >> 8);
+			values[i].bytes[1] = (uint8) key_offset;
+		}
+		else if (desc->columns.kind[i] == BPC_BYTES)
 			memcpy(values[i].bytes, p, desc->columns.length[i]);
 		else if (!value_image(desc->cmp_kind[i], p, true, &values[i].image))
 			return false;
@@ -424,18 +447,46 @@ decode_columns_entry(const BpLeaf *leaf, const char *encoded, char *out)
 }
 
 /*
+ * Turn the key codes that decode_columns_entry left in the key fields of
+ * the logical slot out (offsets in the leaf's key area) into key fields:
+ * the key's prefix and a pointer into leaf->keys.
+ */
+static void
+resolve_key_codes(const BpLeaf *leaf, char *out)
+{
+	const BpSlotDesc *desc = leaf->desc;
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		char	   *field = out + desc->att_offset[i];
+		uint16		key_offset;
+
+		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, out, i))
+			continue;
+		key_offset = (uint16) (((uint8) field[0] << 8) | (uint8) field[1]);
+		bp_key_prefix(desc, i, field,
+					  bp_page_key(leaf->page, key_offset));
+		bp_set_key_ref(field, (uint64) (uintptr_t) (leaf->keys + key_offset));
+	}
+}
+
+/*
  * Decode a stored entry of leaf into the logical slot out: a packed one
  * by its codec, a keyed one with its keys pointing into leaf->keys.
  */
 static inline void
 decode_entry(const BpLeaf *leaf, const char *encoded, char *out)
 {
-	if (leaf->keyed)
+	if (!leaf->packed)
 		bp_slot_from_page(leaf->desc, leaf->page, leaf->keys, encoded, out);
 	else if (leaf->codec.natts == 1 && leaf->codec.att_kind[0] == BPC_INTEGER)
 		decode_integer_entry(leaf, encoded, out);
 	else
+	{
 		decode_columns_entry(leaf, encoded, out);
+		if (leaf->keyed)
+			resolve_key_codes(leaf, out);
+	}
 }
 
 /*
@@ -447,7 +498,7 @@ decode_entries(const BpLeaf *leaf, const char *encoded, int n, char *out)
 {
 	uint16		slot_width = leaf->desc->width;
 
-	if (leaf->keyed)
+	if (!leaf->packed || leaf->keyed)
 	{
 		for (int i = 0; i < n; i++)
 			decode_entry(leaf, encoded + (Size) i * leaf->width,
@@ -489,6 +540,121 @@ compare_keyed(const void *a, const void *b, void *arg)
 								 b == leaf->probe ? NULL : leaf->page, a, b);
 }
 
+/*
+ * The key of the first column of an entry of a packed keyed leaf (stored,
+ * or the leaf's probe), as the bytes that order it, and its heap TID;
+ * false if the key is NULL.
+ */
+static inline bool
+first_key_bytes(const BpLeaf *leaf, const char *entry, const char **data,
+				Size *len, uint32 *block, uint16 *offset)
+{
+	const BpSlotDesc *desc = leaf->desc;
+	const char *key;
+
+	if (entry == leaf->probe)
+	{
+		ItemPointerData tid = bp_slot_tid(entry);
+
+		*block = ItemPointerGetBlockNumberNoCheck(&tid);
+		*offset = ItemPointerGetOffsetNumberNoCheck(&tid);
+		if (bp_slot_isnull(desc, entry, 0))
+			return false;
+		key = bp_key_field_value(NULL, entry + desc->att_offset[0]);
+	}
+	else
+	{
+		const uint8 *code = (const uint8 *) entry;
+
+		bpc_decode_tid(&leaf->codec, code, block, offset);
+		if (leaf->codec.att_flags[0] & BPC_ATT_NULL_BYTE)
+		{
+			if (*code++ != 0)
+				return false;
+		}
+		key = bp_page_key(leaf->page, (code[0] << 8) | code[1]);
+	}
+	*data = VARDATA_ANY(key);
+	*len = VARSIZE_ANY_EXHDR(key);
+	if (desc->blank_padded[0])
+		while (*len > 0 && (*data)[*len - 1] == ' ')
+			(*len)--;
+	return true;
+}
+
+/*
+ * Comparator of the entries of a packed leaf whose one key column is a
+ * variable-length key in bytewise order, ascending, NULLs last: the keys'
+ * bytes, then the heap TIDs, without decoding the entries.
+ */
+static int
+compare_packed_bytewise(const void *a, const void *b, void *arg)
+{
+	const BpLeaf *leaf = (const BpLeaf *) arg;
+	const char *data_a = NULL;
+	const char *data_b = NULL;
+	Size		len_a = 0;
+	Size		len_b = 0;
+	uint32		block_a;
+	uint32		block_b;
+	uint16		offset_a;
+	uint16		offset_b;
+	bool		value_a = first_key_bytes(leaf, a, &data_a, &len_a, &block_a, &offset_a);
+	bool		value_b = first_key_bytes(leaf, b, &data_b, &len_b, &block_b, &offset_b);
+
+	if (value_a != value_b)
+		return value_a ? -1 : 1;
+	if (value_a)
+	{
+		int			c = memcmp(data_a, data_b, Min(len_a, len_b));
+
+		if (c != 0)
+			return c > 0 ? 1 : -1;
+		if (len_a != len_b)
+			return len_a < len_b ? -1 : 1;
+	}
+	if (block_a != block_b)
+		return block_a < block_b ? -1 : 1;
+	return (offset_a > offset_b) - (offset_a < offset_b);
+}
+
+/*
+ * Comparator of the entries of a packed keyed leaf: decoded, since codes
+ * of keys are offsets (a logical slot compared with them is the leaf's
+ * probe).
+ */
+static int
+compare_packed_keyed(const void *a, const void *b, void *arg)
+{
+	const BpLeaf *leaf = (const BpLeaf *) arg;
+	char		slot_a[BP_MAX_SLOT_WIDTH];
+	char		slot_b[BP_MAX_SLOT_WIDTH];
+
+	if (a != leaf->probe)
+	{
+		decode_entry(leaf, a, slot_a);
+		a = slot_a;
+	}
+	if (b != leaf->probe)
+	{
+		decode_entry(leaf, b, slot_b);
+		b = slot_b;
+	}
+	return bp_compare_slots(a, b, (void *) leaf->desc);
+}
+
+/*
+ * Is the index's one key column a variable-length key in bytewise order,
+ * ascending, NULLs last (compare_packed_bytewise)?
+ */
+static bool
+bytewise_single_key(const BpSlotDesc *desc)
+{
+	return desc->natts == 1 && desc->att_len[0] == -1 &&
+		desc->cmp_kind[0] == BP_CMP_PREFIX &&
+		!desc->reverse[0] && !desc->nulls_first[0];
+}
+
 /* Does leaf store its entries in a form other than logical slots? */
 static inline bool
 leaf_decodes(const BpLeaf *leaf)
@@ -521,6 +687,12 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 		leaf->width = leaf->codec.width;
 		leaf->compare = compare_packed;
 		leaf->compare_arg = &leaf->codec.width;
+		if (leaf->keyed)
+		{
+			leaf->compare = bytewise_single_key(desc) ?
+				compare_packed_bytewise : compare_packed_keyed;
+			leaf->compare_arg = leaf;
+		}
 	}
 	else if (leaf->keyed)
 	{
@@ -534,6 +706,22 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 		leaf->compare = bp_compare_slots;
 		leaf->compare_arg = (void *) desc;
 	}
+}
+
+/*
+ * Encode a logical slot by the leaf's codec into out; false if the codec
+ * cannot hold it.  Its keys' codes are their offsets if it is stored in
+ * the leaf's page, else 0 (slot_values).
+ */
+static bool
+encode_entry(const BpLeaf *leaf, const char *slot, char *out)
+{
+	BpcValue	values[BPC_MAX_COLUMNS];
+	uint32		block;
+	uint16		offset;
+
+	return slot_values(leaf->desc, slot, values, &block, &offset) &&
+		bpc_encode(&leaf->codec, values, block, offset, (uint8 *) out);
 }
 
 /* Where the key area of a leaf page may grow down to: its region's end. */
@@ -578,24 +766,30 @@ bp_leaf_has_key_room(const BpLeaf *leaf, const char *slot)
 
 /*
  * Add the keys of the logical slot to the key area of a keyed leaf, which
- * has room for them (bp_leaf_has_key_room), and return the slot as the
- * leaf stores it, in out (room for a logical slot), with the byte range
- * of the page the keys took.  No allocation, no comparison: it may run in
- * a critical section.  Other leaves: the slot itself and an empty range.
+ * has room for them (bp_leaf_has_key_room) and whose codec holds the slot
+ * (bp_leaf_encode), and return the slot as the leaf stores it, in out
+ * (room for a logical slot; it may be slot), with the byte range of the
+ * page the keys took.  No allocation, no comparison: it may run in a
+ * critical section.  Other leaves: the slot itself and an empty range.
  */
 const char *
 bp_leaf_store_keys(BpLeaf *leaf, const char *slot, char *out,
 				   Size *keys_offset, Size *keys_length)
 {
 	Size		old_low = BpPageGetOpaque(leaf->page)->key_low;
+	char		stored[BP_MAX_SLOT_WIDTH];
 
 	*keys_offset = 0;
 	*keys_length = 0;
 	if (!leaf->keyed)
 		return slot;
 	if (!bp_slot_to_page(leaf->desc, leaf->page,
-						 region_end(leaf->page, leaf->region), slot, NULL, out))
+						 region_end(leaf->page, leaf->region), slot, NULL, stored))
 		elog(ERROR, "bpindex: the keys of an entry do not fit the leaf's key area");
+	if (!leaf->packed)
+		memcpy(out, stored, leaf->desc->width);
+	else if (!encode_entry(leaf, stored, out))
+		elog(ERROR, "bpindex: a leaf's codec does not hold an entry it took");
 	*keys_offset = BpPageGetOpaque(leaf->page)->key_low;
 	*keys_length = old_low - *keys_offset;
 	return out;
@@ -661,25 +855,23 @@ bp_leaf_layout(const BpLeaf *leaf)
 }
 
 /*
- * The form of slot the leaf stores: the slot itself for a plain leaf, its
- * encoding in out (room for a logical slot) for a packed one, or NULL if
- * the leaf's codec cannot hold it (the leaf must re-encode).
+ * The form of slot the leaf compares with its entries: the slot itself
+ * for a plain leaf, its encoding in out (room for a logical slot) for a
+ * packed one, or NULL if the leaf's codec cannot hold it (the leaf must
+ * re-encode).  A keyed leaf compares the slot itself (its probe), whose
+ * keys have no place in the leaf yet: bp_leaf_store_keys gives the form
+ * it stores.
  */
 const char *
 bp_leaf_encode(BpLeaf *leaf, const char *slot, char *out)
 {
-	BpcValue	values[BPC_MAX_COLUMNS];
-	uint32		block;
-	uint16		offset;
-
 	if (leaf->keyed)
 		leaf->probe = slot;		/* compared as a logical slot */
 	if (!leaf->packed)
 		return slot;
-	if (!slot_values(leaf->desc, slot, values, &block, &offset) ||
-		!bpc_encode(&leaf->codec, values, block, offset, (uint8 *) out))
+	if (!encode_entry(leaf, slot, out))
 		return NULL;
-	return out;
+	return leaf->keyed ? slot : out;
 }
 
 /*
@@ -790,7 +982,8 @@ reader_slot(LeafReader *reader, const char *stored)
 static inline BpKeyResult
 reader_prefix_side(const LeafReader *reader, const void *stored)
 {
-	if (!reader->leaf->keyed || reader->before_start != bp_below_range ||
+	if (!reader->leaf->keyed || reader->leaf->packed ||
+		reader->before_start != bp_below_range ||
 		!((const BpScanKeys *) reader->pred_arg)->first_column_prefix)
 		return BP_KEY_MATCH;
 	return bp_prefix_side((const BpScanKeys *) reader->pred_arg, stored);
@@ -1149,24 +1342,43 @@ typedef struct RangeCopy
 	int			n;
 } RangeCopy;
 
+/* Is key (a varlena) the same bytes as the key of keys (point_bytes)? */
+static inline bool
+key_equals_argument(const BpScanKeys *keys, const char *key)
+{
+	const char *value = DatumGetPointer(keys->keys[0].argument);
+
+	return VARSIZE_ANY_EXHDR(key) == VARSIZE_ANY_EXHDR(value) &&
+		memcmp(VARDATA_ANY(key), VARDATA_ANY(value), VARSIZE_ANY_EXHDR(key)) == 0;
+}
+
 /*
  * Does the first column of the stored entry of a keyed leaf hold the key
- * of keys (point_bytes), by prefix and bytes?
+ * of keys (point_bytes)?  A plain entry tells by its prefix first; a
+ * packed one's code is the key's offset, read without decoding the entry.
  */
 static bool
 stored_key_equals(const BpLeaf *leaf, const BpScanKeys *keys,
 				  const char *stored)
 {
 	const char *field = stored + leaf->desc->att_offset[0];
-	const char *value = DatumGetPointer(keys->keys[0].argument);
-	const char *key;
+	const uint8 *code = (const uint8 *) stored;
 
+	if (leaf->packed)
+	{
+		if (leaf->codec.att_flags[0] & BPC_ATT_NULL_BYTE)
+		{
+			if (code[0] != 0)
+				return false;	/* NULL */
+			code++;
+		}
+		return key_equals_argument(keys,
+								   bp_page_key(leaf->page, (code[0] << 8) | code[1]));
+	}
 	if (bp_slot_isnull(leaf->desc, stored, 0) ||
 		bp_compare_prefixes(field, keys->keys[0].prefix) != 0)
 		return false;
-	key = bp_page_key(leaf->page, bp_key_ref(field));
-	return VARSIZE_ANY_EXHDR(key) == VARSIZE_ANY_EXHDR(value) &&
-		memcmp(VARDATA_ANY(key), VARDATA_ANY(value), VARSIZE_ANY_EXHDR(key)) == 0;
+	return key_equals_argument(keys, bp_page_key(leaf->page, bp_key_ref(field)));
 }
 
 /* Append the stored entries of one run that lie inside the range. */
@@ -1469,6 +1681,25 @@ bp_leaf_walk(BpLeaf *leaf, BpLeafWalkFn walk, void *arg, BpLeafWork *work)
 }
 
 /*
+ * Make the keys of a logical slot decoded from the leaf (pointing into
+ * leaf->keys) refer to them by offset, as a slot stored in the leaf.
+ */
+static void
+refer_to_key_offsets(const BpLeaf *leaf, char *slot)
+{
+	const BpSlotDesc *desc = leaf->desc;
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		char	   *field = slot + desc->att_offset[i];
+
+		if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, slot, i))
+			bp_set_key_ref(field, (uint64) ((const char *) (uintptr_t) bp_key_ref(field) -
+											leaf->keys));
+	}
+}
+
+/*
  * Problems of a leaf's entries, or NULL: the BPA's invariants, a packed
  * entry that does not decode to what it encodes, a mark on a slot that
  * holds no entry (an append there would inherit it).  The fences are the
@@ -1504,11 +1735,11 @@ bp_leaf_check(BpLeaf *leaf, BpLeafWork *work)
 			}
 			if (leaf->packed)
 			{
-				const char *again;
-
 				decode_entry(leaf, stored, work->slot);
-				again = bp_leaf_encode(leaf, work->slot, work->stored);
-				if (again == NULL || memcmp(again, stored, leaf->width) != 0)
+				if (leaf->keyed)
+					refer_to_key_offsets(leaf, work->slot);
+				if (!encode_entry(leaf, work->slot, work->stored) ||
+					memcmp(work->stored, stored, leaf->width) != 0)
 					problem = "a packed entry does not decode to a value of its codec";
 			}
 			occupied[pos / 8] |= (uint8) (1 << (pos % 8));
@@ -1538,7 +1769,9 @@ fence_bound(const BpSlotDesc *desc, const char *lowkey, const char *highkey,
 		return bound;
 	for (int i = 0; i < att; i++)
 	{
-		if (bp_slot_isnull(desc, lowkey, i) || bp_slot_isnull(desc, highkey, i) ||
+		/* fences that agree on a variable-length key are not told apart */
+		if (desc->att_len[i] == -1 ||
+			bp_slot_isnull(desc, lowkey, i) || bp_slot_isnull(desc, highkey, i) ||
 			memcmp(lowkey + desc->att_offset[i], highkey + desc->att_offset[i],
 				   desc->att_len[i]) != 0)
 			return bound;
@@ -1612,16 +1845,14 @@ bp_leaf_planner_add(BpLeafPlanner *planner, const char *slot)
 		planner->have_plan = planner->have_plan &&
 			planner->nentries <= planner->plan.capacity &&
 			planner->key_bytes <= planner->plan.key_room;
-		return;
 	}
-	if (!planner->packable)
-	{
-		planner->have_plan = planner->have_plan && !planner->plan.packed;
-		return;
-	}
-	planner->packable = slot_values(planner->desc, slot, values, &block, &offset);
 	if (planner->packable)
-		bpc_range_add(&planner->range, values, block, offset);
+	{
+		planner->packable = slot_values(planner->desc, slot, values, &block,
+										&offset);
+		if (planner->packable)
+			bpc_range_add(&planner->range, values, block, offset);
+	}
 	if (planner->have_plan && planner->plan.packed)
 		planner->have_plan = planner->packable &&
 			bpc_encode(&planner->plan.codec, values, block, offset, encoded);
@@ -1738,9 +1969,9 @@ plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
 		(highkey ? bp_slot_keys_size(desc, highkey) : 0);
 	double		avg = planner->nentries > 0 ?
 		(double) planner->key_bytes / planner->nentries : DEFAULT_ENTRY_KEY_BYTES;
+	uint16		width = plan->packed ? plan->codec.width : desc->width;
 
-	plan->packed = false;
-	plan_keyed_layout(bp_leaf_region_room(desc, desc->width), desc->width,
+	plan_keyed_layout(bp_leaf_region_room(desc, width), width,
 					  planner->opts, fence_keys, avg, plan);
 	plan->fill_target = keyed_fill_target(plan, planner->opts->fillfactor, avg);
 	if (planner->key_bytes > plan->key_room)
@@ -1752,16 +1983,17 @@ plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
 
 /*
  * Entries a build puts into a leaf of an index with keys (slots of
- * slot_width bytes, ncolumns columns) whose entries and fences take
- * avg_key_bytes bytes of keys each: the what-if estimate's leaf fill.
+ * slot_width bytes, ncolumns columns) whose entries take entry_width bytes
+ * in the leaf and whose entries and fences take avg_key_bytes bytes of
+ * keys each: the what-if estimate's leaf fill.
  */
 int
-bp_keyed_leaf_fill(int ncolumns, uint16 slot_width, const BpOptions *opts,
-				   double avg_key_bytes)
+bp_keyed_leaf_fill(int ncolumns, uint16 slot_width, uint16 entry_width,
+				   const BpOptions *opts, double avg_key_bytes)
 {
 	BpLeafPlan	plan;
 
-	plan_keyed_layout(bp_leaf_room(ncolumns, slot_width, slot_width), slot_width,
+	plan_keyed_layout(bp_leaf_room(ncolumns, slot_width, entry_width), entry_width,
 					  opts, (Size) (2 * avg_key_bytes), avg_key_bytes, &plan);
 	return keyed_fill_target(&plan, opts->fillfactor, avg_key_bytes);
 }
@@ -1770,8 +2002,9 @@ bp_keyed_leaf_fill(int ncolumns, uint16 slot_width, const BpOptions *opts,
  * Plan how a leaf stores the planned entries between these fences (either
  * may be NULL): packed with the narrowest codec that holds them, or the
  * fallback leaf's codec if that is narrower and holds them too, or plain.
- * Returns the plan's capacity (bpa_block_capacity).  fallback is checked
- * against items, the n entries added.
+ * Returns the plan's capacity (bpa_block_capacity; for keyed leaves, the
+ * entries whose keys fit too, plan_keyed).  fallback is checked against
+ * items, the n entries added.
  */
 int
 bp_leaf_planner_plan(BpLeafPlanner *planner, const char *lowkey,
@@ -1782,8 +2015,6 @@ bp_leaf_planner_plan(BpLeafPlanner *planner, const char *lowkey,
 	BpcBound	bounds[BPC_MAX_COLUMNS];
 	bool		have = planner->packable;
 
-	if (desc->has_keys)
-		return plan_keyed(planner, lowkey, highkey, plan);
 	for (int i = 0; i < desc->ncolumns && have; i++)
 		bounds[i] = fence_bound(desc, lowkey, highkey, i);
 	have = have && bpc_choose(&desc->columns, &planner->range, bounds,
@@ -1796,6 +2027,8 @@ bp_leaf_planner_plan(BpLeafPlanner *planner, const char *lowkey,
 		have = true;
 	}
 	plan->packed = have && plan->codec.width < desc->width;
+	if (desc->has_keys)
+		return plan_keyed(planner, lowkey, highkey, plan);
 	planner_layout(planner, plan->packed ? plan->codec.width : desc->width,
 				   &plan->layout);
 	plan->key_room = 0;
@@ -1875,6 +2108,7 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 	uint16		width = plan->packed ? plan->codec.width : desc->width;
 	char	   *region;
 	char	   *stored = (char *) items;
+	char	   *keyed = NULL;
 
 	Assert(n <= bpa_block_capacity(&plan->layout));
 	if (lowkey)
@@ -1887,8 +2121,8 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 	region = leaf_region(page, desc);
 	bpa_init(region, &plan->layout);
 	if (desc->has_keys)
-		stored = store_keyed_entries(page, desc, region, items, n, lowkey,
-									 highkey);
+		stored = keyed = store_keyed_entries(page, desc, region, items, n,
+											 lowkey, highkey);
 	else
 	{
 		if (lowkey)
@@ -1898,6 +2132,9 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 	}
 	if (plan->packed)
 	{
+		/* logical slots, or slots with their keys' offsets in this page */
+		const char *source = stored;
+
 		bpc_store(&plan->codec, leaf_codec_bytes(page, desc));
 		stored = palloc((Size) Max(n, 1) * width);
 		for (int k = 0; k < n; k++)
@@ -1906,7 +2143,7 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 			uint32		block;
 			uint16		offset;
 
-			if (!slot_values(desc, items + (Size) k * desc->width, values,
+			if (!slot_values(desc, source + (Size) k * desc->width, values,
 							 &block, &offset) ||
 				!bpc_encode(&plan->codec, values, block, offset,
 							(uint8 *) stored + (Size) k * width))
@@ -1917,6 +2154,8 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 		bpa_build_packed(region, stored, n);
 	else
 		bpa_build(region, stored, n);
-	if (stored != items)
+	if (stored != items && stored != keyed)
 		pfree(stored);
+	if (keyed)
+		pfree(keyed);
 }

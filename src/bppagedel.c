@@ -201,6 +201,54 @@ lock_left_neighbour(Relation index, BlockNumber blkno, const char *lowkey,
 	return InvalidBuffer;
 }
 
+/*
+ * Set a fence of the live leaf page (a working copy of the deletion's
+ * record) to the logical slot fence.  If its keys do not fit the leaf's
+ * key area (which keeps the keys of entries VACUUM removed), the leaf is
+ * filled again with its own entries and the new fences, as a split fills
+ * its halves, which compacts its key area.  False if even then they do
+ * not fit.
+ */
+static bool
+set_leaf_fence(Relation index, Page page, bool high, const char *fence)
+{
+	BpIndexState *state = bp_get_state(index);
+	const BpSlotDesc *desc = &state->slot;
+	uint16		flags = BpPageGetOpaque(page)->flags;
+	const char *lowkey = fence;
+	const char *highkey = fence;
+	BpLeaf		leaf;
+	BpLeafWork	work;
+	BpLeafPlan	plan;
+	PGAlignedBlock fresh;
+	char	   *items;
+	int			n;
+	bool		fits;
+
+	if (bp_page_set_fence(desc, page, high, fence))
+		return true;
+	if (high)
+		lowkey = (flags & BP_HAS_LOW) ?
+			bp_copy_page_slot(desc, page, bp_page_lowkey(page)) : NULL;
+	else
+		highkey = (flags & BP_HAS_HIGH) ?
+			bp_copy_page_slot(desc, page, bp_page_highkey(page, desc->width)) : NULL;
+	bp_leaf_work_init(&work, desc);
+	bp_leaf_open(&leaf, page, desc);
+	items = palloc((Size) Max(bp_leaf_count(&leaf), 1) * desc->width);
+	n = bp_leaf_sorted(&leaf, NULL, NULL, NULL, false, items, &work);
+	fits = n <= bp_leaf_plan(desc, &state->options, items, n, lowkey, highkey,
+							 NULL, &plan);
+	if (fits)
+	{
+		bp_leaf_fill(fresh.data, desc, &plan, items, n, lowkey, highkey, false);
+		BpPageGetOpaque(fresh.data)->rightlink = BpPageGetOpaque(page)->rightlink;
+		memcpy(page, fresh.data, BLCKSZ);
+	}
+	bp_leaf_work_free(&work);
+	return fits;
+}
+
 /* Release the buffers that are valid. */
 static void
 release_all(Buffer *bufs, int n)
@@ -257,8 +305,8 @@ delete_into_left(Relation index, BlockNumber blkno, BlockNumber left,
 	lspage = GenericXLogRegisterBuffer(xlog, bufs[0], 0);
 	lpage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
 	ppage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
-	if (!bp_page_set_fence(desc, lspage, true,
-						   bp_page_fence(desc, lpage, true, fence)))
+	if (!set_leaf_fence(index, lspage, true,
+						bp_page_fence(desc, lpage, true, fence)))
 	{
 		/* no room for the high key's keys in LS */
 		GenericXLogAbort(xlog);
@@ -341,7 +389,7 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 	lpage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
 	rpage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
 	ppage = GenericXLogRegisterBuffer(xlog, bufs[3], 0);
-	if (lowkey && !bp_page_set_fence(desc, rpage, false, lowkey))
+	if (lowkey && !set_leaf_fence(index, rpage, false, lowkey))
 	{
 		/* no room for the low key's keys in R */
 		GenericXLogAbort(xlog);

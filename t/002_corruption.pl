@@ -440,15 +440,18 @@ sub counts_by_path
 # Text keys: a slot refers to its key by offset into the page's key area
 # (src/README.md, "Variable-length keys").  A fence whose reference leads
 # outside the key area is caught when the page is read; an entry's, when
-# its key is read, even if the reference looks like a pointer.
+# its key is read, even if the reference looks like a pointer (a plain
+# leaf) or lies below the key area (a packed leaf's 2-byte code).
 {
 	$node->safe_psql('postgres', q{
 		CREATE TABLE bad_text_t (k text, v int4);
 		INSERT INTO bad_text_t SELECT 'key-' || lpad(((g * 7919) % 20000)::text, 8, '0'), g
 		  FROM generate_series(1, 20000) g;
-		CREATE INDEX bad_text ON bad_text_t USING bpindex (k);
+		CREATE INDEX bad_text ON bad_text_t USING bpindex (k) WITH (packed_leaves = off);
 		CREATE TABLE bad_text_fence_t AS SELECT * FROM bad_text_t;
 		CREATE INDEX bad_text_fence ON bad_text_fence_t USING bpindex (k);
+		CREATE TABLE bad_text_packed_t AS SELECT * FROM bad_text_t;
+		CREATE INDEX bad_text_packed ON bad_text_packed_t USING bpindex (k);
 	});
 	my $width = $node->safe_psql('postgres', "SELECT slot_width FROM bpindex_metap('bad_text')");
 	my $maxalign = sub { my ($x) = @_; return ($x + 7) & ~7; };
@@ -477,12 +480,26 @@ sub counts_by_path
 	is($slot_width, $width, 'bad_text: the leaf region holds logical slots');
 	my $first = $region + $maxalign->(16 + 2 * $num_blocks + int(($num_blocks + 7) / 8))
 	  + ($log_size + $num_blocks) * $width;
-	substr($page, $first + 6 + 8, 8) = pack('Q<', 0x4141414141414141);
+	substr($page, $first + 6 + 8, 8) = 'AAAAAAAA';
 	write_block('bad_text', 1, $page);
 	like($text_scan_error->('bad_text'), qr/key reference outside its key area/,
 		'an entry referring outside the key area is reported, not followed');
 	like(check_error('bad_text'), qr/key reference outside its key area/,
 		'bpindex_check reports the entry too');
+
+	# the first entry of block 0 of a packed leaf: its first two bytes are
+	# its key's offset (no NULLs, so no null byte), here set below the key area
+	$page = read_block('bad_text_packed', 1);
+	($slot_width, $log_size, $num_blocks) = unpack('v3', substr($page, $region, 6));
+	ok($slot_width < $width, "bad_text_packed: the leaf region holds packed entries ($slot_width bytes)");
+	$first = $region + $maxalign->(16 + 2 * $num_blocks + int(($num_blocks + 7) / 8))
+	  + ($log_size + $num_blocks) * $slot_width;
+	substr($page, $first, 2) = pack('n', 16);
+	write_block('bad_text_packed', 1, $page);
+	like($text_scan_error->('bad_text_packed'), qr/key reference outside its key area/,
+		'a packed entry whose key offset lies outside the key area is reported');
+	like(check_error('bad_text_packed'), qr/key reference outside its key area/,
+		'bpindex_check reports the packed entry too');
 }
 
 # the server survived every error
