@@ -3,10 +3,12 @@
 -- entry's code holds its keys' offsets in the page's key area (2 bytes
 -- each) and its heap TID and fixed-length columns encoded as in other
 -- packed leaves, so that such leaves take less room than plain ones
--- (packed_leaves = off).  Every plan shape is compared with a sequential
--- scan, the leaves' encodings are read with the inspection functions, and
--- inserts that the codec cannot hold (a NULL where the leaf has none, a
--- far heap block) re-encode the leaf.
+-- (packed_leaves = off).  The code of the first key column starts with a
+-- window of its key (2 bytes after the prefix the leaf's fences share),
+-- which decides most comparisons without reading the key.  Every plan
+-- shape is compared with a sequential scan, the leaves' encodings are read
+-- with the inspection functions, and inserts that the codec cannot hold (a
+-- NULL where the leaf has none, a far heap block) re-encode the leaf.
 --
 
 -- emails under "C", packed (the default) and plain, on two copies
@@ -23,8 +25,9 @@ SELECT leaf_pages = packed_leaves AS all_packed FROM bpindex_stats('t_pk_bp');
 SELECT packed_leaves AS packed_in_plain FROM bpindex_stats('t_pk_plain_bp');
 -- the packed index takes at most three quarters of the plain one
 SELECT pg_relation_size('t_pk_bp') <= 0.75 * pg_relation_size('t_pk_plain_bp') AS smaller;
--- a packed leaf: its key column's code is 2 bytes (3 with NULLs), then the TID
-SELECT encoding, key_bytes, entry_bytes < 8 AS narrow_entries
+-- a packed leaf: its key column's code is a 2-byte window and a 2-byte
+-- offset (after a null byte with NULLs), then the TID's codes
+SELECT encoding, key_bytes, entry_bytes < 12 AS narrow_entries
 FROM bpindex_leaves('t_pk_bp') WHERE low_key IS NOT NULL AND high_key IS NOT NULL
 ORDER BY blkno LIMIT 1;
 SELECT bpindex_check('t_pk_bp', true);
@@ -52,7 +55,7 @@ SELECT levels > 1 AS has_internal, entries, packed_leaves > 0 AS some_packed
 FROM bpindex_stats('t_pk_ins_bp');
 -- leaves that took a NULL have a null byte before their keys' codes, and
 -- the far heap blocks widened some leaves' block codes
-SELECT bool_or(key_bytes = '{3}') AS a_leaf_with_nulls,
+SELECT bool_or(key_bytes = '{5}') AS a_leaf_with_nulls,
        max(block_bytes) > min(block_bytes) AS block_codes_widened
 FROM bpindex_leaves('t_pk_ins_bp');
 SELECT bpindex_check('t_pk_ins_bp', true);
@@ -88,3 +91,31 @@ SELECT * FROM bp_check('select email from t_pk_tenant where tenant = 11 and emai
 SELECT * FROM bp_check('select email, n from t_pk_tenant where email between ''user1'' and ''user12'' order by email, n', 'indexonly');
 SELECT * FROM bp_check('select email, n from t_pk_tenant where email = ''user7919@t1.example''', 'indexonly');
 SELECT * FROM bp_check('select email, n from t_pk_tenant where email > ''user9'' order by email desc, n desc', 'indexonly');
+
+-- windows at the edges of the order: bytea keys with zero bytes after a
+-- long shared prefix (a key and the same key with a zero byte more have
+-- equal windows), and bpchar keys whose trailing blanks do not count but
+-- whose tabs do ('ab\t' sorts below 'ab' || ' x'), in packed leaves split
+-- by inserts
+CREATE TABLE t_pk_edge (b bytea, c char(12) COLLATE "C");
+CREATE INDEX t_pk_edge_b ON t_pk_edge USING bpindex (b);
+CREATE INDEX t_pk_edge_c ON t_pk_edge USING bpindex (c);
+INSERT INTO t_pk_edge
+SELECT decode(repeat('ab', 20) || lpad(to_hex(i % 700), 4, '0') ||
+              CASE i % 3 WHEN 0 THEN '' WHEN 1 THEN '00' ELSE '0000' END, 'hex'),
+       'ab' || CASE i % 4 WHEN 0 THEN ' ' WHEN 1 THEN E'\t' WHEN 2 THEN ' x' ELSE '' END
+            || (i % 500)::text
+FROM generate_series(1, 12000) i;
+SELECT bpindex_check('t_pk_edge_b', true);
+SELECT bpindex_check('t_pk_edge_c', true);
+SELECT leaf_pages = packed_leaves AS all_packed FROM bpindex_stats('t_pk_edge_b');
+SELECT leaf_pages = packed_leaves AS all_packed FROM bpindex_stats('t_pk_edge_c');
+VACUUM ANALYZE t_pk_edge;
+SELECT * FROM bp_matrix('packed bytea', 't_pk_edge', 'b',
+                        ARRAY[decode(repeat('ab', 20) || '0010', 'hex')::text,
+                              decode(repeat('ab', 20) || '001000', 'hex')::text,
+                              decode(repeat('ab', 20), 'hex')::text]);
+SELECT * FROM bp_failures('packed bytea');
+SELECT * FROM bp_matrix('packed bpchar', 't_pk_edge', 'c',
+                        ARRAY['ab', 'ab 1', E'ab\t1', 'ab x1', 'ab1']);
+SELECT * FROM bp_failures('packed bpchar');

@@ -548,7 +548,8 @@ estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 			bool		nulls_in_most_leaves = i == 0 ? stats.nullfrac > 0.5 :
 			stats.nullfrac * per_leaf >= 1;
 
-			width += 2 + (nulls_in_most_leaves ? 1 : 0);
+			/* and the first column's window */
+			width += 2 + (i == 0 ? 2 : 0) + (nulls_in_most_leaves ? 1 : 0);
 		}
 		else if (kind == BP_CMP_BYTES)
 			width += hypo->attlen[i];

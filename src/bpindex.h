@@ -427,6 +427,8 @@ typedef struct BpLeaf
 	const char *probe;			/* keyed: the logical slot bp_leaf_encode
 								 * gave for comparisons with stored ones */
 	BpCodec		codec;			/* if packed */
+	uint16		window_start;	/* packed, first column a key: where the
+								 * windows of its keys start */
 	uint16		width;			/* bytes of a stored entry */
 	BpaCompareFn compare;		/* order of stored entries */
 	void	   *compare_arg;
@@ -772,6 +774,7 @@ extern const char *bp_leaf_check_shape(Page page, const BpSlotDesc *desc);
 extern void bp_leaf_copy_keys(BpLeaf *leaf, char *copy);
 extern bool bp_leaf_has_key_room(const BpLeaf *leaf, const char *slot);
 extern Size bp_leaf_key_floor(Page page, const BpSlotDesc *desc);
+extern bool bp_leaf_windows_hold(Page page, const BpSlotDesc *desc);
 extern int	bp_keyed_leaf_fill(int ncolumns, uint16 slot_width,
 							   uint16 entry_width, const BpOptions *opts,
 							   double avg_key_bytes);

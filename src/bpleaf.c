@@ -39,7 +39,10 @@
 typedef struct BpLeafHeader
 {
 	uint8		encoding;		/* BP_LEAF_PLAIN or BP_LEAF_PACKED */
-	uint8		reserved[7];
+	uint8		reserved1;
+	uint16		window_start;	/* packed, first column a key: where its
+								 * window starts (key_window_start) */
+	uint8		reserved[4];
 } BpLeafHeader;
 
 #define SIGN64		(UINT64CONST(1) << 63)
@@ -48,10 +51,15 @@ typedef struct BpLeafHeader
 #define DEFAULT_ENTRY_KEY_BYTES	16
 
 /*
- * Bytes of the code of a variable-length key in a packed leaf: the key's
- * offset in the page's key area, big-endian.
+ * The code of a variable-length key in a packed leaf ends with the key's
+ * offset in the page's key area, big-endian.  The first column's code
+ * starts with a window of the key: KEY_WINDOW_SIZE bytes from the leaf's
+ * window start (the length of the prefix its fences share, when the order
+ * is bytewise), zero-padded, which decides most comparisons without
+ * reading the key (key_window_start).
  */
 #define KEY_OFFSET_CODE_SIZE	2
+#define KEY_WINDOW_SIZE			2
 
 /* Bytes of a leaf page before its BPA region, for ncolumns columns. */
 static Size
@@ -156,7 +164,8 @@ bp_leaf_init_columns(BpSlotDesc *desc)
 		{
 			/* leaves of keys compare decoded entries, never codes */
 			desc->columns.kind[i] = BPC_BYTES;
-			desc->columns.length[i] = KEY_OFFSET_CODE_SIZE;
+			desc->columns.length[i] = KEY_OFFSET_CODE_SIZE +
+				(i == 0 ? KEY_WINDOW_SIZE : 0);
 		}
 		else if (desc->cmp_kind[i] == BP_CMP_BYTES && desc->att_len[i] <= BPC_MAX_BYTES)
 		{
@@ -342,14 +351,54 @@ index_order_image(const BpSlotDesc *desc, int att, uint64 image)
 }
 
 /*
+ * The window of a key (a varlena) from window_start: KEY_WINDOW_SIZE bytes,
+ * zero-padded, without a bpchar's trailing blanks.
+ */
+static inline void
+key_window(const BpSlotDesc *desc, const char *key, uint16 window_start,
+		   uint8 *window)
+{
+	const char *data = VARDATA_ANY(key);
+	Size		len = VARSIZE_ANY_EXHDR(key);
+
+	if (desc->blank_padded[0])
+		while (len > 0 && data[len - 1] == ' ')
+			len--;
+	memset(window, 0, KEY_WINDOW_SIZE);
+	if (len > window_start)
+		memcpy(window, data + window_start, Min(len - window_start, KEY_WINDOW_SIZE));
+}
+
+/*
+ * The code of a variable-length key column att of slot into bytes: the
+ * key's window (column 0) and its offset, if the slot is stored in page
+ * (its keys offsets there), else 0 (a slot in memory, whose place in a
+ * leaf is not known yet; every offset takes the same bytes).
+ */
+static void
+key_code(const BpSlotDesc *desc, const char *slot, int att, const char *page,
+		 uint16 window_start, uint8 *bytes)
+{
+	uint64		ref = bp_key_ref(slot + desc->att_offset[att]);
+	uint16		key_offset = ref < BLCKSZ ? (uint16) ref : 0;
+	int			length = desc->columns.length[att];
+
+	if (length > KEY_OFFSET_CODE_SIZE)
+		key_window(desc, ref < BLCKSZ ? bp_page_key(page, ref) :
+				   (const char *) (uintptr_t) ref, window_start, bytes);
+	bytes[length - 2] = (uint8) (key_offset >> 8);
+	bytes[length - 1] = (uint8) key_offset;
+}
+
+/*
  * The codec's view of a logical slot: its column values and heap TID.
- * False if a column has no image.  A variable-length key's value is its
- * offset in a slot stored in a page, 0 in a slot in memory (its place in
- * a leaf is not known yet; every offset takes the same bytes).
+ * False if a column has no image.  Variable-length keys: key_code, for a
+ * leaf whose window starts at window_start.
  */
 static bool
-slot_values(const BpSlotDesc *desc, const char *slot, BpcValue *values,
-			uint32 *block, uint16 *offset)
+slot_values(const BpSlotDesc *desc, const char *slot, const char *page,
+			uint16 window_start, BpcValue *values, uint32 *block,
+			uint16 *offset)
 {
 	ItemPointerData tid = bp_slot_tid(slot);
 
@@ -364,13 +413,7 @@ slot_values(const BpSlotDesc *desc, const char *slot, BpcValue *values,
 		if (values[i].isnull)
 			continue;
 		if (desc->att_len[i] == -1)
-		{
-			uint64		ref = bp_key_ref(p);
-			uint16		key_offset = ref < BLCKSZ ? (uint16) ref : 0;
-
-			values[i].bytes[0] = (uint8) (key_offset >> 8);
-			values[i].bytes[1] = (uint8) key_offset;
-		}
+			key_code(desc, slot, i, page, window_start, values[i].bytes);
 		else if (desc->columns.kind[i] == BPC_BYTES)
 			memcpy(values[i].bytes, p, desc->columns.length[i]);
 		else if (!value_image(desc->cmp_kind[i], p, true, &values[i].image))
@@ -459,11 +502,13 @@ resolve_key_codes(const BpLeaf *leaf, char *out)
 	for (int i = 0; i < desc->natts; i++)
 	{
 		char	   *field = out + desc->att_offset[i];
+		int			length = desc->columns.length[i];
 		uint16		key_offset;
 
 		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, out, i))
 			continue;
-		key_offset = (uint16) (((uint8) field[0] << 8) | (uint8) field[1]);
+		key_offset = (uint16) (((uint8) field[length - 2] << 8) |
+							   (uint8) field[length - 1]);
 		bp_key_prefix(desc, i, field,
 					  bp_page_key(leaf->page, key_offset));
 		bp_set_key_ref(field, (uint64) (uintptr_t) (leaf->keys + key_offset));
@@ -541,6 +586,32 @@ compare_keyed(const void *a, const void *b, void *arg)
 }
 
 /*
+ * The code of the first column (a key) of a stored entry of a packed
+ * keyed leaf: its window, then its offset; NULL if the key is NULL.
+ */
+static inline const uint8 *
+first_key_code(const BpLeaf *leaf, const char *stored)
+{
+	const uint8 *code = (const uint8 *) stored;
+
+	if (leaf->codec.att_flags[0] & BPC_ATT_NULL_BYTE)
+	{
+		if (*code != 0)
+			return NULL;
+		code++;
+	}
+	return code;
+}
+
+/* The key a first column's code refers to, in the leaf's page. */
+static inline const char *
+first_code_key(const BpLeaf *leaf, const uint8 *code)
+{
+	return bp_page_key(leaf->page, (code[KEY_WINDOW_SIZE] << 8) |
+					   code[KEY_WINDOW_SIZE + 1]);
+}
+
+/*
  * The key of the first column of an entry of a packed keyed leaf (stored,
  * or the leaf's probe), as the bytes that order it, and its heap TID;
  * false if the key is NULL.
@@ -564,15 +635,12 @@ first_key_bytes(const BpLeaf *leaf, const char *entry, const char **data,
 	}
 	else
 	{
-		const uint8 *code = (const uint8 *) entry;
+		const uint8 *code = first_key_code(leaf, entry);
 
-		bpc_decode_tid(&leaf->codec, code, block, offset);
-		if (leaf->codec.att_flags[0] & BPC_ATT_NULL_BYTE)
-		{
-			if (*code++ != 0)
-				return false;
-		}
-		key = bp_page_key(leaf->page, (code[0] << 8) | code[1]);
+		bpc_decode_tid(&leaf->codec, (const uint8 *) entry, block, offset);
+		if (code == NULL)
+			return false;
+		key = first_code_key(leaf, code);
 	}
 	*data = VARDATA_ANY(key);
 	*len = VARSIZE_ANY_EXHDR(key);
@@ -585,7 +653,8 @@ first_key_bytes(const BpLeaf *leaf, const char *entry, const char **data,
 /*
  * Comparator of the entries of a packed leaf whose one key column is a
  * variable-length key in bytewise order, ascending, NULLs last: the keys'
- * bytes, then the heap TIDs, without decoding the entries.
+ * windows (two stored entries), else their bytes, then the heap TIDs,
+ * without decoding the entries.
  */
 static int
 compare_packed_bytewise(const void *a, const void *b, void *arg)
@@ -599,9 +668,21 @@ compare_packed_bytewise(const void *a, const void *b, void *arg)
 	uint32		block_b;
 	uint16		offset_a;
 	uint16		offset_b;
-	bool		value_a = first_key_bytes(leaf, a, &data_a, &len_a, &block_a, &offset_a);
-	bool		value_b = first_key_bytes(leaf, b, &data_b, &len_b, &block_b, &offset_b);
+	bool		value_a;
+	bool		value_b;
 
+	if (a != leaf->probe && b != leaf->probe)
+	{
+		const uint8 *code_a = first_key_code(leaf, a);
+		const uint8 *code_b = first_key_code(leaf, b);
+		int			c;
+
+		if (code_a != NULL && code_b != NULL &&
+			(c = memcmp(code_a, code_b, KEY_WINDOW_SIZE)) != 0)
+			return c > 0 ? 1 : -1;
+	}
+	value_a = first_key_bytes(leaf, a, &data_a, &len_a, &block_a, &offset_a);
+	value_b = first_key_bytes(leaf, b, &data_b, &len_b, &block_b, &offset_b);
 	if (value_a != value_b)
 		return value_a ? -1 : 1;
 	if (value_a)
@@ -676,6 +757,7 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 	leaf->keys = page;
 	leaf->probe = NULL;
 	leaf->packed = leaf_header(page, desc)->encoding == BP_LEAF_PACKED;
+	leaf->window_start = leaf_header(page, desc)->window_start;
 	if (leaf->packed)
 	{
 		const char *problem = bpc_load(leaf_codec_bytes(page, desc),
@@ -720,7 +802,8 @@ encode_entry(const BpLeaf *leaf, const char *slot, char *out)
 	uint32		block;
 	uint16		offset;
 
-	return slot_values(leaf->desc, slot, values, &block, &offset) &&
+	return slot_values(leaf->desc, slot, leaf->page, leaf->window_start,
+					   values, &block, &offset) &&
 		bpc_encode(&leaf->codec, values, block, offset, (uint8 *) out);
 }
 
@@ -822,6 +905,12 @@ bp_leaf_check_shape(Page page, const BpSlotDesc *desc)
 	}
 	else if (encoding != BP_LEAF_PLAIN)
 		return "the leaf's encoding is invalid";
+	if (leaf_header(page, desc)->window_start != 0 &&
+		(encoding != BP_LEAF_PACKED || desc->att_len[0] != -1 ||
+		 leaf_header(page, desc)->window_start > BP_MAX_KEY_SIZE ||
+		 (BpPageGetOpaque(page)->flags & (BP_HAS_LOW | BP_HAS_HIGH)) !=
+		 (BP_HAS_LOW | BP_HAS_HIGH)))
+		return "the key window of the leaf is invalid";
 	problem = bpa_check_shape(leaf_region(page, desc),
 							  bp_leaf_region_room(desc, Max(width, 2)));
 	if (problem)
@@ -940,9 +1029,29 @@ bp_leaf_clear_dead_marks(Page page)
  * Where a reader's predicates and visits see an encoded entry as a
  * logical slot.
  */
+/* Scan keys compared with windows at most (more: decoded). */
+#define MAX_WINDOW_KEYS		4
+
+/*
+ * The value keys of a scan (first_column_prefix) as seen from a packed
+ * leaf whose first column is a bytewise key (compare_packed_bytewise):
+ * where each argument lies against the prefix every key of the leaf
+ * shares (the first window_start bytes of its fences), and its window.
+ */
+typedef struct KeyWindows
+{
+	bool		ready;			/* computed for this leaf */
+	bool		usable;
+	int8		side[MAX_WINDOW_KEYS];	/* the argument against the shared
+										 * prefix: -1 below, 1 above, 0
+										 * starts with it */
+	uint8		window[MAX_WINDOW_KEYS][KEY_WINDOW_SIZE];
+} KeyWindows;
+
 typedef struct LeafReader
 {
 	BpLeaf	   *leaf;
+	KeyWindows	windows;		/* of pred_arg's keys, if they are scan keys */
 	bool		dead_marks;		/* set the dead bit of marked entries */
 	bool		any_marks;		/* the leaf has marks */
 	BpaPredicateFn before_start;
@@ -975,17 +1084,120 @@ reader_slot(LeafReader *reader, const char *stored)
 }
 
 /*
+ * Where a key's argument (a varlena of the key column's type) lies
+ * against the prefix every key of the leaf shares, and its window there.
+ */
+static int8
+argument_window(const BpLeaf *leaf, const char *argument, const char *shared,
+				uint8 *window)
+{
+	const char *data = VARDATA_ANY(argument);
+	Size		len = VARSIZE_ANY_EXHDR(argument);
+	int			c;
+
+	if (leaf->desc->blank_padded[0])
+		while (len > 0 && data[len - 1] == ' ')
+			len--;
+	c = memcmp(data, shared, Min(len, leaf->window_start));
+	if (c == 0 && len < leaf->window_start)
+		c = -1;					/* a proper prefix of the shared one */
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	key_window(leaf->desc, argument, leaf->window_start, window);
+	return 0;
+}
+
+/*
+ * The shared prefix of the keys of a packed leaf: the start of its low
+ * fence's key, whose first window_start bytes every key of the leaf has
+ * (key_window_start); NULL when there is none to share.
+ */
+static const char *
+shared_prefix(const BpLeaf *leaf)
+{
+	const BpSlotDesc *desc = leaf->desc;
+	const char *key;
+
+	if (leaf->window_start == 0)
+		return "";
+	key = bp_page_key(leaf->page, bp_key_ref(bp_page_lowkey(leaf->page) +
+											 desc->att_offset[0]));
+	if (VARSIZE_ANY_EXHDR(key) < leaf->window_start)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("bpindex leaf's key windows start beyond its low key"),
+				 errhint("Please REINDEX the index.")));
+	return VARDATA_ANY(key);
+}
+
+/* Compute reader->windows for its scan keys, once per leaf. */
+static void
+prepare_key_windows(LeafReader *reader)
+{
+	const BpScanKeys *keys = (const BpScanKeys *) reader->pred_arg;
+	KeyWindows *windows = &reader->windows;
+	const char *shared;
+
+	windows->ready = true;
+	windows->usable = reader->leaf->compare == compare_packed_bytewise &&
+		keys->first_column_prefix && keys->nkeys <= MAX_WINDOW_KEYS;
+	if (!windows->usable)
+		return;
+	shared = shared_prefix(reader->leaf);
+	for (int i = 0; i < keys->nkeys; i++)
+		windows->side[i] = argument_window(reader->leaf,
+										   DatumGetPointer(keys->keys[i].argument),
+										   shared, windows->window[i]);
+}
+
+/*
+ * The side of the range of the scan keys that a stored entry of a packed
+ * bytewise leaf lies on by its window alone (BP_KEY_MATCH: it does not
+ * tell), as bp_prefix_side tells for plain entries.
+ */
+static BpKeyResult
+window_side(LeafReader *reader, const char *stored)
+{
+	const BpScanKeys *keys = (const BpScanKeys *) reader->pred_arg;
+	const uint8 *code;
+
+	if (!reader->windows.ready)
+		prepare_key_windows(reader);
+	if (!reader->windows.usable ||
+		(code = first_key_code(reader->leaf, stored)) == NULL)
+		return BP_KEY_MATCH;
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		const BpScanKey *key = &keys->keys[i];
+		int			c = -reader->windows.side[i];
+
+		if (c == 0)
+			c = memcmp(code, reader->windows.window[i], KEY_WINDOW_SIZE);
+		c = (c > 0) - (c < 0);
+		if (c == 0)
+			continue;
+		if (c < key->below_limit)
+			return BP_KEY_BELOW;
+		if (c > key->above_limit)
+			return BP_KEY_ABOVE;
+	}
+	return BP_KEY_MATCH;
+}
+
+/*
  * For a keyed leaf read with the range predicates of scan keys on a
  * bytewise first column: the side of the range the stored entry's prefix
- * alone puts it on (BP_KEY_MATCH: it does not tell), without decoding.
+ * (or a packed entry's window) alone puts it on (BP_KEY_MATCH: it does
+ * not tell), without decoding.
  */
 static inline BpKeyResult
-reader_prefix_side(const LeafReader *reader, const void *stored)
+reader_prefix_side(LeafReader *reader, const void *stored)
 {
-	if (!reader->leaf->keyed || reader->leaf->packed ||
-		reader->before_start != bp_below_range ||
+	if (!reader->leaf->keyed || reader->before_start != bp_below_range ||
 		!((const BpScanKeys *) reader->pred_arg)->first_column_prefix)
 		return BP_KEY_MATCH;
+	if (reader->leaf->packed)
+		return window_side(reader, stored);
 	return bp_prefix_side((const BpScanKeys *) reader->pred_arg, stored);
 }
 
@@ -1336,6 +1548,7 @@ typedef struct RangeCopy
 	CodeRange	codes;			/* packed leaf, integer first column */
 	bool		by_code;
 	bool		by_bytes;		/* keyed leaf, keys point_bytes */
+	uint8		window[KEY_WINDOW_SIZE];	/* by_bytes, packed: the key's */
 	LeafReader *reader;
 	char	   *out;
 	ItemPointerData *tids;
@@ -1354,26 +1567,21 @@ key_equals_argument(const BpScanKeys *keys, const char *key)
 
 /*
  * Does the first column of the stored entry of a keyed leaf hold the key
- * of keys (point_bytes)?  A plain entry tells by its prefix first; a
- * packed one's code is the key's offset, read without decoding the entry.
+ * of keys (point_bytes)?  A plain entry tells by its prefix first, a
+ * packed one by its window (the argument's is window), without decoding.
  */
 static bool
 stored_key_equals(const BpLeaf *leaf, const BpScanKeys *keys,
-				  const char *stored)
+				  const uint8 *window, const char *stored)
 {
 	const char *field = stored + leaf->desc->att_offset[0];
-	const uint8 *code = (const uint8 *) stored;
 
 	if (leaf->packed)
 	{
-		if (leaf->codec.att_flags[0] & BPC_ATT_NULL_BYTE)
-		{
-			if (code[0] != 0)
-				return false;	/* NULL */
-			code++;
-		}
-		return key_equals_argument(keys,
-								   bp_page_key(leaf->page, (code[0] << 8) | code[1]));
+		const uint8 *code = first_key_code(leaf, stored);
+
+		return code != NULL && memcmp(code, window, KEY_WINDOW_SIZE) == 0 &&
+			key_equals_argument(keys, first_code_key(leaf, code));
 	}
 	if (bp_slot_isnull(leaf->desc, stored, 0) ||
 		bp_compare_prefixes(field, keys->keys[0].prefix) != 0)
@@ -1402,7 +1610,7 @@ copy_run_inside(RangeCopy *copy, const char *run, int n)
 		}
 		else if (copy->by_bytes)
 		{
-			if (!stored_key_equals(leaf, copy->keys, stored))
+			if (!stored_key_equals(leaf, copy->keys, copy->window, stored))
 				continue;
 		}
 		else
@@ -1445,6 +1653,11 @@ collect_range_inside(BpLeaf *leaf, RangeCopy *copy)
 			return 0;
 	}
 	copy->by_bytes = leaf->keyed && keys->point_bytes;
+	/* no key of a packed leaf equals one without the prefix they share */
+	if (copy->by_bytes && leaf->packed &&
+		argument_window(leaf, DatumGetPointer(keys->keys[0].argument),
+						shared_prefix(leaf), copy->window) != 0)
+		return 0;
 	copy_run_inside(copy, bpa_log_entry(leaf->region, 0),
 					bpa_log_count(leaf->region));
 	if (leaf_decodes(leaf))
@@ -1469,7 +1682,7 @@ bp_leaf_copy_range(BpLeaf *leaf, const BpScanKeys *keys, bool dead_marks,
 				   char *out, BpLeafWork *work)
 {
 	LeafReader	reader;
-	RangeCopy	copy = {leaf, keys, {0, 0}, false, false, &reader, out, NULL, 0};
+	RangeCopy	copy = {leaf, keys, {0, 0}, false, false, {0}, &reader, out, NULL, 0};
 
 	init_reader(&reader, leaf, dead_marks, work->slot);
 	if (!keys->first_column_inline && !(leaf->keyed && keys->point_bytes))
@@ -1493,7 +1706,7 @@ bp_leaf_range_tids(BpLeaf *leaf, const BpScanKeys *keys, bool skip_dead,
 				   ItemPointerData *out, BpLeafWork *work)
 {
 	LeafReader	reader;
-	RangeCopy	copy = {leaf, keys, {0, 0}, false, false, &reader, NULL, out, 0};
+	RangeCopy	copy = {leaf, keys, {0, 0}, false, false, {0}, &reader, NULL, out, 0};
 
 	Assert(keys->first_column_inline && keys->exact);
 	init_reader(&reader, leaf, skip_dead, work->slot);
@@ -1700,6 +1913,23 @@ refer_to_key_offsets(const BpLeaf *leaf, char *slot)
 }
 
 /*
+ * Does the first column's key of a logical slot decoded from a packed
+ * leaf start with the prefix that the keys of the leaf share (NULL does)?
+ */
+static bool
+key_has_shared_prefix(const BpLeaf *leaf, const char *slot)
+{
+	const BpSlotDesc *desc = leaf->desc;
+	const char *key;
+
+	if (bp_slot_isnull(desc, slot, 0))
+		return true;
+	key = bp_key_field_value(NULL, slot + desc->att_offset[0]);
+	return VARSIZE_ANY_EXHDR(key) >= leaf->window_start &&
+		memcmp(VARDATA_ANY(key), shared_prefix(leaf), leaf->window_start) == 0;
+}
+
+/*
  * Problems of a leaf's entries, or NULL: the BPA's invariants, a packed
  * entry that does not decode to what it encodes, a mark on a slot that
  * holds no entry (an append there would inherit it).  The fences are the
@@ -1736,6 +1966,8 @@ bp_leaf_check(BpLeaf *leaf, BpLeafWork *work)
 			if (leaf->packed)
 			{
 				decode_entry(leaf, stored, work->slot);
+				if (leaf->window_start > 0 && !key_has_shared_prefix(leaf, work->slot))
+					problem = "a key lacks the prefix its leaf's fences share";
 				if (leaf->keyed)
 					refer_to_key_offsets(leaf, work->slot);
 				if (!encode_entry(leaf, work->slot, work->stored) ||
@@ -1798,7 +2030,7 @@ codec_holds(const BpSlotDesc *desc, const BpCodec *codec, const char *items,
 		uint32		block;
 		uint16		offset;
 
-		if (!slot_values(desc, items + (Size) k * desc->width, values, &block,
+		if (!slot_values(desc, items + (Size) k * desc->width, NULL, 0, values, &block,
 						 &offset) ||
 			!bpc_encode(codec, values, block, offset, out))
 			return false;
@@ -1848,7 +2080,7 @@ bp_leaf_planner_add(BpLeafPlanner *planner, const char *slot)
 	}
 	if (planner->packable)
 	{
-		planner->packable = slot_values(planner->desc, slot, values, &block,
+		planner->packable = slot_values(planner->desc, slot, NULL, 0, values, &block,
 										&offset);
 		if (planner->packable)
 			bpc_range_add(&planner->range, values, block, offset);
@@ -2056,6 +2288,58 @@ bp_leaf_plan(const BpSlotDesc *desc, const BpOptions *opts, const char *items,
 }
 
 /*
+ * Where the windows of a packed leaf's first column start: after the
+ * prefix that the keys of its fences (logical slots, either may be NULL)
+ * share, when that column is a key in bytewise order, ascending, NULLs
+ * last; every key between the fences starts with that prefix.  0 for
+ * other leaves.
+ */
+static uint16
+key_window_start(const BpSlotDesc *desc, const char *lowkey, const char *highkey)
+{
+	const char *low;
+	const char *high;
+	Size		len;
+	Size		n = 0;
+
+	if (lowkey == NULL || highkey == NULL || desc->att_len[0] != -1 ||
+		desc->cmp_kind[0] != BP_CMP_PREFIX || desc->reverse[0] ||
+		desc->nulls_first[0] || bp_slot_isnull(desc, lowkey, 0) ||
+		bp_slot_isnull(desc, highkey, 0))
+		return 0;
+	low = bp_key_field_value(NULL, lowkey + desc->att_offset[0]);
+	high = bp_key_field_value(NULL, highkey + desc->att_offset[0]);
+	len = Min(VARSIZE_ANY_EXHDR(low), VARSIZE_ANY_EXHDR(high));
+	/* bpchar's trailing blanks do not count: stop before any blank */
+	while (n < len && VARDATA_ANY(low)[n] == VARDATA_ANY(high)[n] &&
+		   !(desc->blank_padded[0] && VARDATA_ANY(low)[n] == ' '))
+		n++;
+	return (uint16) n;
+}
+
+/*
+ * Do the windows of the leaf page hold under its fences, one of which
+ * page deletion has just changed?  They do while the fences still share
+ * the prefix the windows start after (the unchanged fence starts with it).
+ */
+bool
+bp_leaf_windows_hold(Page page, const BpSlotDesc *desc)
+{
+	const BpLeafHeader *header = leaf_header(page, desc);
+	uint16		flags = BpPageGetOpaque(page)->flags;
+	char		low[BP_MAX_SLOT_WIDTH];
+	char		high[BP_MAX_SLOT_WIDTH];
+
+	if (header->encoding != BP_LEAF_PACKED || header->window_start == 0)
+		return true;
+	if (!(flags & BP_HAS_LOW) || !(flags & BP_HAS_HIGH))
+		return false;
+	return key_window_start(desc, bp_page_fence(desc, page, false, low),
+							bp_page_fence(desc, page, true, high)) >=
+		header->window_start;
+}
+
+/*
  * Store the fences and the n sorted logical slots of a keyed leaf being
  * filled (its region initialized) with their keys in its key area; returns
  * the slots as stored, to build the region from.  Equal neighbours share
@@ -2109,6 +2393,7 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 	char	   *region;
 	char	   *stored = (char *) items;
 	char	   *keyed = NULL;
+	uint16		window_start = 0;
 
 	Assert(n <= bpa_block_capacity(&plan->layout));
 	if (lowkey)
@@ -2117,6 +2402,9 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 		flags |= BP_HAS_HIGH;
 	bp_init_page(page, flags, 0);
 	leaf_header(page, desc)->encoding = plan->packed ? BP_LEAF_PACKED : BP_LEAF_PLAIN;
+	if (plan->packed)
+		leaf_header(page, desc)->window_start = window_start =
+			key_window_start(desc, lowkey, highkey);
 	((PageHeader) page)->pd_lower -= dead_marks_size(desc, width);
 	region = leaf_region(page, desc);
 	bpa_init(region, &plan->layout);
@@ -2143,7 +2431,8 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 			uint32		block;
 			uint16		offset;
 
-			if (!slot_values(desc, source + (Size) k * desc->width, values,
+			if (!slot_values(desc, source + (Size) k * desc->width, page,
+							 window_start, values,
 							 &block, &offset) ||
 				!bpc_encode(&plan->codec, values, block, offset,
 							(uint8 *) stored + (Size) k * width))

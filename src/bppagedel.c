@@ -203,11 +203,12 @@ lock_left_neighbour(Relation index, BlockNumber blkno, const char *lowkey,
 
 /*
  * Set a fence of the live leaf page (a working copy of the deletion's
- * record) to the logical slot fence.  If its keys do not fit the leaf's
- * key area (which keeps the keys of entries VACUUM removed), the leaf is
- * filled again with its own entries and the new fences, as a split fills
- * its halves, which compacts its key area.  False if even then they do
- * not fit.
+ * record) to the logical slot fence (a low key may be NULL: none).  If its keys do not fit the leaf's
+ * key area (which keeps the keys of entries VACUUM removed), or the
+ * windows of a packed leaf's keys no longer hold under the wider fences
+ * (bp_leaf_windows_hold), the leaf is filled again with its own entries
+ * and the new fences, as a split fills its halves, which compacts its key
+ * area and chooses its windows anew.  False if even then they do not fit.
  */
 static bool
 set_leaf_fence(Relation index, Page page, bool high, const char *fence)
@@ -225,7 +226,18 @@ set_leaf_fence(Relation index, Page page, bool high, const char *fence)
 	int			n;
 	bool		fits;
 
-	if (bp_page_set_fence(desc, page, high, fence))
+	if (fence == NULL)
+	{
+		/* the leaf becomes the first of the level */
+		Assert(!high);
+		BpPageGetOpaque(page)->flags &= ~BP_HAS_LOW;
+		memset(bp_page_lowkey(page), 0, desc->width);
+		flags &= ~BP_HAS_LOW;
+		if (bp_leaf_windows_hold(page, desc))
+			return true;
+	}
+	else if (bp_page_set_fence(desc, page, high, fence) &&
+			 bp_leaf_windows_hold(page, desc))
 		return true;
 	if (high)
 		lowkey = (flags & BP_HAS_LOW) ?
@@ -389,16 +401,11 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 	lpage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
 	rpage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
 	ppage = GenericXLogRegisterBuffer(xlog, bufs[3], 0);
-	if (lowkey && !set_leaf_fence(index, rpage, false, lowkey))
+	if (!set_leaf_fence(index, rpage, false, lowkey))
 	{
 		/* no room for the low key's keys in R */
 		GenericXLogAbort(xlog);
 		goto give_up;
-	}
-	if (!lowkey)
-	{
-		BpPageGetOpaque(rpage)->flags &= ~BP_HAS_LOW;
-		memset(bp_page_lowkey(rpage), 0, width);
 	}
 	remove_internal_entry(ppage, width, 0);
 	/* pivot 0 is the parent's low key, not the removed child's */

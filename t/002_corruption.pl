@@ -487,14 +487,15 @@ sub counts_by_path
 	like(check_error('bad_text'), qr/key reference outside its key area/,
 		'bpindex_check reports the entry too');
 
-	# the first entry of block 0 of a packed leaf: its first two bytes are
-	# its key's offset (no NULLs, so no null byte), here set below the key area
+	# the first entry of block 0 of a packed leaf: its code starts with its
+	# key's 2-byte window, then the key's offset (no NULLs, so no null
+	# byte), here set below the key area
 	$page = read_block('bad_text_packed', 1);
 	($slot_width, $log_size, $num_blocks) = unpack('v3', substr($page, $region, 6));
 	ok($slot_width < $width, "bad_text_packed: the leaf region holds packed entries ($slot_width bytes)");
 	$first = $region + $maxalign->(16 + 2 * $num_blocks + int(($num_blocks + 7) / 8))
 	  + ($log_size + $num_blocks) * $slot_width;
-	substr($page, $first, 2) = pack('n', 16);
+	substr($page, $first + 2, 2) = pack('n', 16);
 	write_block('bad_text_packed', 1, $page);
 	like($text_scan_error->('bad_text_packed'), qr/key reference outside its key area/,
 		'a packed entry whose key offset lies outside the key area is reported');
