@@ -226,6 +226,16 @@ bp_slot_isnull(const BpSlotDesc *desc, const char *slot, int att)
 	return (((const uint8 *) slot)[desc->null_offset + att / 8] >> (att % 8)) & 1;
 }
 
+/* Mark column att of slot NULL. */
+static inline void
+bp_slot_set_null(const BpSlotDesc *desc, char *slot, int att)
+{
+	if (desc->nulls_in_tid)
+		((ItemPointer) slot)->ip_posid |= (uint16) (1 << (BP_TID_NULL_SHIFT + att));
+	else
+		((uint8 *) slot)[desc->null_offset + att / 8] |= (uint8) (1 << (att % 8));
+}
+
 /* Has a scan found the heap tuple of slot dead to everyone? */
 static inline bool
 bp_slot_dead(const char *slot)

@@ -351,6 +351,19 @@ index_order_image(const BpSlotDesc *desc, int att, uint64 image)
 }
 
 /*
+ * Do the windows of the first column's keys follow the index order?  They
+ * do for a key in bytewise order, ascending, NULLs last, whose leaves'
+ * windows start after the prefix the fences share (window_start_ordered).
+ * Other keys' windows only tell unequal keys apart.
+ */
+static inline bool
+windows_ordered(const BpSlotDesc *desc)
+{
+	return desc->att_len[0] == -1 && desc->cmp_kind[0] == BP_CMP_PREFIX &&
+		!desc->reverse[0] && !desc->nulls_first[0];
+}
+
+/*
  * The window of a key (a varlena) from window_start: KEY_WINDOW_SIZE bytes,
  * zero-padded, without a bpchar's trailing blanks.
  */
@@ -475,12 +488,7 @@ decode_columns_entry(const BpLeaf *leaf, const char *encoded, char *out)
 		char	   *p = out + desc->att_offset[i];
 
 		if (values[i].isnull)
-		{
-			if (desc->nulls_in_tid)
-				tid->ip_posid |= (uint16) (1 << (BP_TID_NULL_SHIFT + i));
-			else
-				((uint8 *) out)[desc->null_offset + i / 8] |= (uint8) (1 << (i % 8));
-		}
+			bp_slot_set_null(desc, out, i);
 		else if (desc->columns.kind[i] == BPC_BYTES)
 			memcpy(p, values[i].bytes, desc->columns.length[i]);
 		else
@@ -516,6 +524,62 @@ resolve_key_codes(const BpLeaf *leaf, char *out)
 }
 
 /*
+ * The code of the first column (a key) of a stored entry of a packed
+ * keyed leaf: its window, then its offset; NULL if the key is NULL.
+ */
+static inline const uint8 *
+first_key_code(const BpLeaf *leaf, const char *stored)
+{
+	const uint8 *code = (const uint8 *) stored;
+
+	if (leaf->codec.att_flags[0] & BPC_ATT_NULL_BYTE)
+	{
+		if (*code != 0)
+			return NULL;
+		code++;
+	}
+	return code;
+}
+
+/* The key a first column's code refers to, in the leaf's page. */
+static inline const char *
+first_code_key(const BpLeaf *leaf, const uint8 *code)
+{
+	return bp_page_key(leaf->page, (code[KEY_WINDOW_SIZE] << 8) |
+					   code[KEY_WINDOW_SIZE + 1]);
+}
+
+/*
+ * Decode an encoded entry of a packed leaf whose one column is a key (no
+ * INCLUDE column) into the logical slot out, its key pointing into
+ * leaf->keys.
+ */
+static void
+decode_key_entry(const BpLeaf *leaf, const char *encoded, char *out)
+{
+	const BpSlotDesc *desc = leaf->desc;
+	const uint8 *code = first_key_code(leaf, encoded);
+	char	   *field = out + desc->att_offset[0];
+	ItemPointer tid = (ItemPointer) out;
+	uint32		block;
+	uint16		offset;
+
+	bpc_decode_tid(&leaf->codec, (const uint8 *) encoded, &block, &offset);
+	memset(out, 0, desc->width);
+	ItemPointerSetBlockNumber(tid, block);
+	tid->ip_posid = offset;
+	if (code == NULL)
+		bp_slot_set_null(desc, out, 0);
+	else
+	{
+		uint16		key_offset = (code[KEY_WINDOW_SIZE] << 8) | code[KEY_WINDOW_SIZE + 1];
+
+		bp_key_prefix(desc, 0, field, bp_page_key(leaf->page, key_offset));
+		bp_set_key_ref(field, (uint64) (uintptr_t) (leaf->keys + key_offset));
+	}
+}
+
+/*
  * Decode a stored entry of leaf into the logical slot out: a packed one
  * by its codec, a keyed one with its keys pointing into leaf->keys.
  */
@@ -526,6 +590,8 @@ decode_entry(const BpLeaf *leaf, const char *encoded, char *out)
 		bp_slot_from_page(leaf->desc, leaf->page, leaf->keys, encoded, out);
 	else if (leaf->codec.natts == 1 && leaf->codec.att_kind[0] == BPC_INTEGER)
 		decode_integer_entry(leaf, encoded, out);
+	else if (leaf->codec.natts == 1 && leaf->keyed)
+		decode_key_entry(leaf, encoded, out);
 	else
 	{
 		decode_columns_entry(leaf, encoded, out);
@@ -583,32 +649,6 @@ compare_keyed(const void *a, const void *b, void *arg)
 	return bp_compare_page_slots(leaf->desc,
 								 a == leaf->probe ? NULL : leaf->page,
 								 b == leaf->probe ? NULL : leaf->page, a, b);
-}
-
-/*
- * The code of the first column (a key) of a stored entry of a packed
- * keyed leaf: its window, then its offset; NULL if the key is NULL.
- */
-static inline const uint8 *
-first_key_code(const BpLeaf *leaf, const char *stored)
-{
-	const uint8 *code = (const uint8 *) stored;
-
-	if (leaf->codec.att_flags[0] & BPC_ATT_NULL_BYTE)
-	{
-		if (*code != 0)
-			return NULL;
-		code++;
-	}
-	return code;
-}
-
-/* The key a first column's code refers to, in the leaf's page. */
-static inline const char *
-first_code_key(const BpLeaf *leaf, const uint8 *code)
-{
-	return bp_page_key(leaf->page, (code[KEY_WINDOW_SIZE] << 8) |
-					   code[KEY_WINDOW_SIZE + 1]);
 }
 
 /*
@@ -731,9 +771,7 @@ compare_packed_keyed(const void *a, const void *b, void *arg)
 static bool
 bytewise_single_key(const BpSlotDesc *desc)
 {
-	return desc->natts == 1 && desc->att_len[0] == -1 &&
-		desc->cmp_kind[0] == BP_CMP_PREFIX &&
-		!desc->reverse[0] && !desc->nulls_first[0];
+	return desc->natts == 1 && windows_ordered(desc);
 }
 
 /* Does leaf store its entries in a form other than logical slots? */
@@ -908,8 +946,9 @@ bp_leaf_check_shape(Page page, const BpSlotDesc *desc)
 	if (leaf_header(page, desc)->window_start != 0 &&
 		(encoding != BP_LEAF_PACKED || desc->att_len[0] != -1 ||
 		 leaf_header(page, desc)->window_start > BP_MAX_KEY_SIZE ||
-		 (BpPageGetOpaque(page)->flags & (BP_HAS_LOW | BP_HAS_HIGH)) !=
-		 (BP_HAS_LOW | BP_HAS_HIGH)))
+		 (windows_ordered(desc) &&
+		  (BpPageGetOpaque(page)->flags & (BP_HAS_LOW | BP_HAS_HIGH)) !=
+		  (BP_HAS_LOW | BP_HAS_HIGH))))
 		return "the key window of the leaf is invalid";
 	problem = bpa_check_shape(leaf_region(page, desc),
 							  bp_leaf_region_room(desc, Max(width, 2)));
@@ -1084,30 +1123,6 @@ reader_slot(LeafReader *reader, const char *stored)
 }
 
 /*
- * Where a key's argument (a varlena of the key column's type) lies
- * against the prefix every key of the leaf shares, and its window there.
- */
-static int8
-argument_window(const BpLeaf *leaf, const char *argument, const char *shared,
-				uint8 *window)
-{
-	const char *data = VARDATA_ANY(argument);
-	Size		len = VARSIZE_ANY_EXHDR(argument);
-	int			c;
-
-	if (leaf->desc->blank_padded[0])
-		while (len > 0 && data[len - 1] == ' ')
-			len--;
-	c = memcmp(data, shared, Min(len, leaf->window_start));
-	if (c == 0 && len < leaf->window_start)
-		c = -1;					/* a proper prefix of the shared one */
-	if (c != 0)
-		return c < 0 ? -1 : 1;
-	key_window(leaf->desc, argument, leaf->window_start, window);
-	return 0;
-}
-
-/*
  * The shared prefix of the keys of a packed leaf: the start of its low
  * fence's key, whose first window_start bytes every key of the leaf has
  * (key_window_start); NULL when there is none to share.
@@ -1130,24 +1145,51 @@ shared_prefix(const BpLeaf *leaf)
 	return VARDATA_ANY(key);
 }
 
+/*
+ * Where a key's argument (a varlena of the key column's type) lies
+ * against the prefix every key of the leaf shares, and its window there.
+ */
+static int8
+argument_window(const BpLeaf *leaf, const char *argument, uint8 *window)
+{
+	const char *data = VARDATA_ANY(argument);
+	Size		len = VARSIZE_ANY_EXHDR(argument);
+	int			c;
+
+	if (!windows_ordered(leaf->desc))
+	{
+		/* windows that only tell unequal keys apart */
+		key_window(leaf->desc, argument, leaf->window_start, window);
+		return 0;
+	}
+	if (leaf->desc->blank_padded[0])
+		while (len > 0 && data[len - 1] == ' ')
+			len--;
+	c = memcmp(data, shared_prefix(leaf), Min(len, leaf->window_start));
+	if (c == 0 && len < leaf->window_start)
+		c = -1;					/* a proper prefix of the shared one */
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	key_window(leaf->desc, argument, leaf->window_start, window);
+	return 0;
+}
+
 /* Compute reader->windows for its scan keys, once per leaf. */
 static void
 prepare_key_windows(LeafReader *reader)
 {
 	const BpScanKeys *keys = (const BpScanKeys *) reader->pred_arg;
 	KeyWindows *windows = &reader->windows;
-	const char *shared;
 
 	windows->ready = true;
 	windows->usable = reader->leaf->compare == compare_packed_bytewise &&
 		keys->first_column_prefix && keys->nkeys <= MAX_WINDOW_KEYS;
 	if (!windows->usable)
 		return;
-	shared = shared_prefix(reader->leaf);
 	for (int i = 0; i < keys->nkeys; i++)
 		windows->side[i] = argument_window(reader->leaf,
 										   DatumGetPointer(keys->keys[i].argument),
-										   shared, windows->window[i]);
+										   windows->window[i]);
 }
 
 /*
@@ -1656,7 +1698,7 @@ collect_range_inside(BpLeaf *leaf, RangeCopy *copy)
 	/* no key of a packed leaf equals one without the prefix they share */
 	if (copy->by_bytes && leaf->packed &&
 		argument_window(leaf, DatumGetPointer(keys->keys[0].argument),
-						shared_prefix(leaf), copy->window) != 0)
+						copy->window) != 0)
 		return 0;
 	copy_run_inside(copy, bpa_log_entry(leaf->region, 0),
 					bpa_log_count(leaf->region));
@@ -1966,7 +2008,8 @@ bp_leaf_check(BpLeaf *leaf, BpLeafWork *work)
 			if (leaf->packed)
 			{
 				decode_entry(leaf, stored, work->slot);
-				if (leaf->window_start > 0 && !key_has_shared_prefix(leaf, work->slot))
+				if (leaf->window_start > 0 && windows_ordered(leaf->desc) &&
+					!key_has_shared_prefix(leaf, work->slot))
 					problem = "a key lacks the prefix its leaf's fences share";
 				if (leaf->keyed)
 					refer_to_key_offsets(leaf, work->slot);
@@ -2287,34 +2330,68 @@ bp_leaf_plan(const BpSlotDesc *desc, const BpOptions *opts, const char *items,
 								plan);
 }
 
-/*
- * Where the windows of a packed leaf's first column start: after the
- * prefix that the keys of its fences (logical slots, either may be NULL)
- * share, when that column is a key in bytewise order, ascending, NULLs
- * last; every key between the fences starts with that prefix.  0 for
- * other leaves.
- */
-static uint16
-key_window_start(const BpSlotDesc *desc, const char *lowkey, const char *highkey)
+/* Bytes at the start of two keys (varlenas) that are the same. */
+static Size
+common_key_prefix(const char *a, const char *b, bool blank_padded)
 {
-	const char *low;
-	const char *high;
-	Size		len;
+	Size		len = Min(VARSIZE_ANY_EXHDR(a), VARSIZE_ANY_EXHDR(b));
 	Size		n = 0;
 
-	if (lowkey == NULL || highkey == NULL || desc->att_len[0] != -1 ||
-		desc->cmp_kind[0] != BP_CMP_PREFIX || desc->reverse[0] ||
-		desc->nulls_first[0] || bp_slot_isnull(desc, lowkey, 0) ||
+	/* bpchar's trailing blanks do not count: stop before any blank */
+	while (n < len && VARDATA_ANY(a)[n] == VARDATA_ANY(b)[n] &&
+		   !(blank_padded && VARDATA_ANY(a)[n] == ' '))
+		n++;
+	return n;
+}
+
+/*
+ * Where the windows of an ordered first column start: after the prefix
+ * that the keys of its fences (logical slots, either may be NULL) share;
+ * every key between the fences starts with that prefix.  0 without both.
+ */
+static uint16
+window_start_ordered(const BpSlotDesc *desc, const char *lowkey,
+					 const char *highkey)
+{
+	if (lowkey == NULL || highkey == NULL || bp_slot_isnull(desc, lowkey, 0) ||
 		bp_slot_isnull(desc, highkey, 0))
 		return 0;
-	low = bp_key_field_value(NULL, lowkey + desc->att_offset[0]);
-	high = bp_key_field_value(NULL, highkey + desc->att_offset[0]);
-	len = Min(VARSIZE_ANY_EXHDR(low), VARSIZE_ANY_EXHDR(high));
-	/* bpchar's trailing blanks do not count: stop before any blank */
-	while (n < len && VARDATA_ANY(low)[n] == VARDATA_ANY(high)[n] &&
-		   !(desc->blank_padded[0] && VARDATA_ANY(low)[n] == ' '))
-		n++;
-	return (uint16) n;
+	return (uint16) common_key_prefix(bp_key_field_value(NULL, lowkey + desc->att_offset[0]),
+									  bp_key_field_value(NULL, highkey + desc->att_offset[0]),
+									  desc->blank_padded[0]);
+}
+
+/*
+ * Where the windows of a packed leaf's first column start: for ordered
+ * windows, window_start_ordered; for others, after the prefix that the
+ * keys of its n entries (logical slots) share, so that the windows tell
+ * most of them apart (any start would do for equality).  0 if the first
+ * column is not a key.
+ */
+static uint16
+key_window_start(const BpSlotDesc *desc, const char *lowkey, const char *highkey,
+				 const char *items, int n)
+{
+	const char *first = NULL;
+	Size		shared = BP_MAX_KEY_SIZE;
+
+	if (desc->att_len[0] != -1)
+		return 0;
+	if (windows_ordered(desc))
+		return window_start_ordered(desc, lowkey, highkey);
+	for (int k = 0; k < n; k++)
+	{
+		const char *slot = items + (Size) k * desc->width;
+		const char *key;
+
+		if (bp_slot_isnull(desc, slot, 0))
+			continue;
+		key = bp_key_field_value(NULL, slot + desc->att_offset[0]);
+		if (first == NULL)
+			first = key;
+		shared = Min(shared, common_key_prefix(first, key, false));
+	}
+	return first == NULL ? 0 : (uint16) shared;
 }
 
 /*
@@ -2330,12 +2407,13 @@ bp_leaf_windows_hold(Page page, const BpSlotDesc *desc)
 	char		low[BP_MAX_SLOT_WIDTH];
 	char		high[BP_MAX_SLOT_WIDTH];
 
-	if (header->encoding != BP_LEAF_PACKED || header->window_start == 0)
+	if (header->encoding != BP_LEAF_PACKED || header->window_start == 0 ||
+		!windows_ordered(desc))
 		return true;
 	if (!(flags & BP_HAS_LOW) || !(flags & BP_HAS_HIGH))
 		return false;
-	return key_window_start(desc, bp_page_fence(desc, page, false, low),
-							bp_page_fence(desc, page, true, high)) >=
+	return window_start_ordered(desc, bp_page_fence(desc, page, false, low),
+								bp_page_fence(desc, page, true, high)) >=
 		header->window_start;
 }
 
@@ -2404,7 +2482,7 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 	leaf_header(page, desc)->encoding = plan->packed ? BP_LEAF_PACKED : BP_LEAF_PLAIN;
 	if (plan->packed)
 		leaf_header(page, desc)->window_start = window_start =
-			key_window_start(desc, lowkey, highkey);
+			key_window_start(desc, lowkey, highkey, items, n);
 	((PageHeader) page)->pd_lower -= dead_marks_size(desc, width);
 	region = leaf_region(page, desc);
 	bpa_init(region, &plan->layout);

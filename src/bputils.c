@@ -320,16 +320,6 @@ bp_store_byval(char *dst, Datum value, int16 len)
 	}
 }
 
-/* Mark column att of slot NULL. */
-static void
-set_slot_null(const BpSlotDesc *desc, char *slot, int att)
-{
-	if (desc->nulls_in_tid)
-		((ItemPointer) slot)->ip_posid |= (uint16) (1 << (BP_TID_NULL_SHIFT + att));
-	else
-		((uint8 *) slot)[desc->null_offset + att / 8] |= (uint8) (1 << (att % 8));
-}
-
 /* Bytes a key takes in a key area: a 1-byte header if it can have one. */
 Size
 bp_key_stored_size(const char *key)
@@ -417,7 +407,7 @@ bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values, bool *isnull,
 		char	   *dst = slot + desc->att_offset[i];
 
 		if (isnull[i])
-			set_slot_null(desc, slot, i);
+			bp_slot_set_null(desc, slot, i);
 		else if (desc->att_byval[i])
 			bp_store_byval(dst, values[i], desc->att_len[i]);
 		else if (desc->att_len[i] == -1)
