@@ -575,14 +575,16 @@ estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
  * Bytes of keys an entry of the hypothetical index adds to its leaf, from
  * the statistics of its variable-length columns: their average width
  * where their values are not NULL, shared by runs of equal values (the
- * build stores a key equal to its neighbour's once).
+ * build stores a key equal to its neighbour's once); and in *fresh, those
+ * of an entry whose keys are not shared.
  */
 static double
-estimate_key_bytes(HypoIndex *hypo, double tuples)
+estimate_key_bytes(HypoIndex *hypo, double tuples, double *fresh)
 {
 	double		groups = 1;		/* distinct values of the columns so far */
 	double		bytes = 0;
 
+	*fresh = 0;
 	for (int i = 0; i < hypo->natts; i++)
 	{
 		ColumnStats stats;
@@ -597,7 +599,9 @@ estimate_key_bytes(HypoIndex *hypo, double tuples)
 		if (width > VARATT_SHORT_MAX)
 			width = INTALIGN((Size) width);
 		bytes += width * (1 - stats.nullfrac) * Min(1.0, groups / Max(tuples, 1));
+		*fresh += width * (1 - stats.nullfrac);
 	}
+	*fresh = Max(*fresh, 1);
 	return Max(bytes, 1);
 }
 
@@ -616,7 +620,8 @@ estimate_hypo_pages(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 
 	if (hypo->keyed)
 	{
-		double		key_bytes = estimate_key_bytes(hypo, tuples);
+		double		fresh_key_bytes;
+		double		key_bytes = estimate_key_bytes(hypo, tuples, &fresh_key_bytes);
 		int			width = hypo->slot_width;
 		int			per_leaf = 0;
 
@@ -625,14 +630,15 @@ estimate_hypo_pages(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 		{
 			per_leaf = bp_keyed_leaf_fill(hypo->natts, hypo->slot_width,
 										  (uint16) width, &hypo->options,
-										  key_bytes);
+										  key_bytes, fresh_key_bytes);
 			width = hypo->options.packed_leaves ?
 				estimate_entry_width(hypo, tuples, heap_pages, per_leaf) : 0;
 			if (width == 0 || width >= hypo->slot_width)
 				width = hypo->slot_width;
 		}
 		per_leaf = bp_keyed_leaf_fill(hypo->natts, hypo->slot_width,
-									  (uint16) width, &hypo->options, key_bytes);
+									  (uint16) width, &hypo->options, key_bytes,
+									  fresh_key_bytes);
 		return bp_estimate_pages(tuples, per_leaf,
 								 bp_internal_fill_estimate(hypo->slot_width, key_bytes),
 								 levels);

@@ -472,6 +472,8 @@ typedef struct BpLeafPlanner
 	BpcRange	range;
 	int			nentries;		/* entries added */
 	Size		key_bytes;		/* keyed: bytes their keys take */
+	int			distinct_keys;	/* keyed: entries whose keys differ from
+								 * the entry's before them */
 	const char *last;			/* keyed: the entry added last */
 	uint16		layout_width;	/* width of the cached layout, 0: none */
 	BpaLayout	layout;
@@ -535,6 +537,21 @@ typedef struct BpScanKey
 	bool		drives_array;	/* takes each element of the scan's driving
 								 * array in turn (BpScanKeys.drive_elems) */
 } BpScanKey;
+
+/*
+ * The side of key's range that an entry lies on whose order against the
+ * key's argument is told by c (< 0, 0, > 0): outside the range when c
+ * passes one of the key's limits, else BP_KEY_MATCH.
+ */
+static inline BpKeyResult
+bp_key_side(const BpScanKey *key, int c)
+{
+	if (c < key->below_limit)
+		return BP_KEY_BELOW;
+	if (c > key->above_limit)
+		return BP_KEY_ABOVE;
+	return BP_KEY_MATCH;
+}
 
 /*
  * An = ANY(array) key that does not drive the scan: the array's sorted
@@ -787,7 +804,7 @@ extern Size bp_leaf_key_floor(Page page, const BpSlotDesc *desc);
 extern bool bp_leaf_windows_hold(Page page, const BpSlotDesc *desc);
 extern int	bp_keyed_leaf_fill(int ncolumns, uint16 slot_width,
 							   uint16 entry_width, const BpOptions *opts,
-							   double avg_key_bytes);
+							   double avg_key_bytes, double fresh_key_bytes);
 extern const char *bp_leaf_store_keys(BpLeaf *leaf, const char *slot,
 									  char *out, Size *keys_offset,
 									  Size *keys_length);

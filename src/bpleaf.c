@@ -1210,18 +1210,14 @@ window_side(LeafReader *reader, const char *stored)
 		return BP_KEY_MATCH;
 	for (int i = 0; i < keys->nkeys; i++)
 	{
-		const BpScanKey *key = &keys->keys[i];
 		int			c = -reader->windows.side[i];
+		BpKeyResult side;
 
 		if (c == 0)
 			c = memcmp(code, reader->windows.window[i], KEY_WINDOW_SIZE);
-		c = (c > 0) - (c < 0);
-		if (c == 0)
-			continue;
-		if (c < key->below_limit)
-			return BP_KEY_BELOW;
-		if (c > key->above_limit)
-			return BP_KEY_ABOVE;
+		side = c == 0 ? BP_KEY_MATCH : bp_key_side(&keys->keys[i], (c > 0) - (c < 0));
+		if (side != BP_KEY_MATCH)
+			return side;
 	}
 	return BP_KEY_MATCH;
 }
@@ -2093,6 +2089,7 @@ bp_leaf_planner_start(BpLeafPlanner *planner, const BpSlotDesc *desc,
 	planner->have_plan = false;
 	planner->nentries = 0;
 	planner->key_bytes = 0;
+	planner->distinct_keys = 0;
 	planner->last = NULL;
 	bpc_range_init(&planner->range, desc->ncolumns);
 }
@@ -2114,8 +2111,11 @@ bp_leaf_planner_add(BpLeafPlanner *planner, const char *slot)
 	if (planner->desc->has_keys)
 	{
 		/* slot stays where it is until the planner starts again */
-		planner->key_bytes += bp_slot_new_keys_size(planner->desc, slot,
-													planner->last);
+		Size		new_keys = bp_slot_new_keys_size(planner->desc, slot,
+													 planner->last);
+
+		planner->key_bytes += new_keys;
+		planner->distinct_keys += new_keys > 0;
 		planner->last = slot;
 		planner->have_plan = planner->have_plan &&
 			planner->nentries <= planner->plan.capacity &&
@@ -2178,13 +2178,15 @@ planner_layout(BpLeafPlanner *planner, uint16 width, BpaLayout *layout)
 
 /*
  * Set the layout of a keyed plan for slots of width bytes in a region of
- * at most room bytes: the largest region that leaves room for the keys of
- * as many entries as it holds, each taking avg bytes of keys, after
- * fence_keys bytes for the fences' keys.
+ * at most room bytes: the largest region that leaves room, after
+ * fence_keys bytes for the fences' keys, for the keys of as many entries
+ * as it holds: avg bytes each up to its fill target (equal neighbours
+ * share their keys), fresh bytes each above it (an insert stores its keys
+ * anew).
  */
 static void
 plan_keyed_layout(Size room, uint16 width, const BpOptions *opts,
-				  Size fence_keys, double avg, BpLeafPlan *plan)
+				  Size fence_keys, double avg, double fresh, BpLeafPlan *plan)
 {
 	Size		avail = room > fence_keys ? room - fence_keys : 0;
 	Size		lo = 0;
@@ -2198,7 +2200,11 @@ plan_keyed_layout(Size room, uint16 width, const BpOptions *opts,
 		double		need = (double) mid;
 
 		if (bp_choose_leaf_layout(opts, width, mid, &layout))
-			need += bpa_block_capacity(&layout) * avg;
+		{
+			int			target = bpa_fill_target(&layout, opts->fillfactor);
+
+			need += target * avg + (bpa_block_capacity(&layout) - target) * fresh;
+		}
 		if (need <= (double) avail)
 			lo = mid;
 		else
@@ -2244,10 +2250,12 @@ plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
 		(highkey ? bp_slot_keys_size(desc, highkey) : 0);
 	double		avg = planner->nentries > 0 ?
 		(double) planner->key_bytes / planner->nentries : DEFAULT_ENTRY_KEY_BYTES;
+	double		fresh = planner->distinct_keys > 0 ?
+		(double) planner->key_bytes / planner->distinct_keys : avg;
 	uint16		width = plan->packed ? plan->codec.width : desc->width;
 
 	plan_keyed_layout(bp_leaf_region_room(desc, width), width,
-					  planner->opts, fence_keys, avg, plan);
+					  planner->opts, fence_keys, avg, fresh, plan);
 	plan->fill_target = keyed_fill_target(plan, planner->opts->fillfactor, avg);
 	if (planner->key_bytes > plan->key_room)
 		plan->capacity = Min(Min(plan->capacity,
@@ -2259,17 +2267,20 @@ plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
 /*
  * Entries a build puts into a leaf of an index with keys (slots of
  * slot_width bytes, ncolumns columns) whose entries take entry_width bytes
- * in the leaf and whose entries and fences take avg_key_bytes bytes of
- * keys each: the what-if estimate's leaf fill.
+ * in the leaf and avg_key_bytes bytes of keys each (shared by equal
+ * neighbours), a distinct key fresh_key_bytes: the what-if estimate's leaf
+ * fill.
  */
 int
 bp_keyed_leaf_fill(int ncolumns, uint16 slot_width, uint16 entry_width,
-				   const BpOptions *opts, double avg_key_bytes)
+				   const BpOptions *opts, double avg_key_bytes,
+				   double fresh_key_bytes)
 {
 	BpLeafPlan	plan;
 
 	plan_keyed_layout(bp_leaf_room(ncolumns, slot_width, entry_width), entry_width,
-					  opts, (Size) (2 * avg_key_bytes), avg_key_bytes, &plan);
+					  opts, (Size) (2 * fresh_key_bytes), avg_key_bytes,
+					  fresh_key_bytes, &plan);
 	return keyed_fill_target(&plan, opts->fillfactor, avg_key_bytes);
 }
 

@@ -606,15 +606,11 @@ bp_prefix_side(const BpScanKeys *keys, const char *slot)
 		return BP_KEY_MATCH;
 	for (int i = 0; i < keys->nkeys; i++)
 	{
-		const BpScanKey *key = &keys->keys[i];
-		int			c = bp_compare_prefixes(prefix, key->prefix);
+		int			c = bp_compare_prefixes(prefix, keys->keys[i].prefix);
+		BpKeyResult side = c == 0 ? BP_KEY_MATCH : bp_key_side(&keys->keys[i], c);
 
-		if (c == 0)
-			continue;
-		if (c < key->below_limit)
-			return BP_KEY_BELOW;
-		if (c > key->above_limit)
-			return BP_KEY_ABOVE;
+		if (side != BP_KEY_MATCH)
+			return side;
 	}
 	return BP_KEY_MATCH;
 }
