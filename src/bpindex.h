@@ -286,6 +286,22 @@ bp_fetch_byval(const char *p, int16 len)
 	}
 }
 
+/*
+ * The bytes of a key (a varlena of column att) that order and identify
+ * it: its data without a bpchar's trailing blanks; their count in *len.
+ */
+static inline const char *
+bp_key_data(const BpSlotDesc *desc, int att, const char *key, Size *len)
+{
+	const char *data = VARDATA_ANY(key);
+
+	*len = VARSIZE_ANY_EXHDR(key);
+	if (desc->blank_padded[att])
+		while (*len > 0 && data[*len - 1] == ' ')
+			(*len)--;
+	return data;
+}
+
 /* The reference of a key field: an offset in a page or a pointer. */
 static inline uint64
 bp_key_ref(const char *field)
@@ -748,6 +764,8 @@ extern const char *bp_page_slot(const BpSlotDesc *desc, const char *page,
 								const char *stored, char *buf);
 extern const char *bp_page_fence(const BpSlotDesc *desc, const char *page,
 								 bool high, char *buf);
+extern char *bp_copy_page_fence(const BpSlotDesc *desc, const char *page,
+								bool high);
 extern char *bp_copy_page_slot(const BpSlotDesc *desc, const char *page,
 							   const char *stored);
 extern char *bp_copy_slot(const BpSlotDesc *desc, const char *slot);

@@ -334,18 +334,6 @@ leaf_items(BpIndexState *state, BpLeaf *leaf, int *n)
 	return items;
 }
 
-/* A copy of a fence of page, with its keys, or NULL if it has none. */
-static char *
-copy_fence(const BpSlotDesc *desc, Page page, bool high)
-{
-	uint16		flags = BpPageGetOpaque(page)->flags;
-
-	if (!(flags & (high ? BP_HAS_HIGH : BP_HAS_LOW)))
-		return NULL;
-	return bp_copy_page_slot(desc, page, high ? bp_page_highkey(page, desc->width) :
-							 bp_page_lowkey(page));
-}
-
 /*
  * The codec of the exclusively locked leaf in buf cannot hold slot, or
  * its key area has no room for slot's keys: rebuild the leaf with slot
@@ -361,8 +349,8 @@ recode_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	BpLeaf		leaf;
 	BpLeafPlan	plan;
 	PGAlignedBlock copy;
-	char	   *lowkey = copy_fence(desc, page, false);
-	char	   *highkey = copy_fence(desc, page, true);
+	char	   *lowkey = bp_copy_page_fence(desc, page, false);
+	char	   *highkey = bp_copy_page_fence(desc, page, true);
 	char	   *items;
 	int			n;
 	int			pos;
@@ -413,8 +401,8 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	uint16		width = desc->width;
 	Page		page = BufferGetPage(buf);
 	BpPageOpaque opaque = BpPageGetOpaque(page);
-	char	   *lowkey = copy_fence(desc, page, false);
-	char	   *highkey = copy_fence(desc, page, true);
+	char	   *lowkey = bp_copy_page_fence(desc, page, false);
+	char	   *highkey = bp_copy_page_fence(desc, page, true);
 	BpLeaf		leaf;
 	BpLeafPlan	lplan;
 	BpLeafPlan	rplan;
@@ -616,8 +604,8 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	BlockNumber *children = palloc(sizeof(BlockNumber) * (n + 1));
 	char	   *pivots = palloc((Size) (n + 1) * width);
 	char	   *keys = desc->has_keys ? palloc(BLCKSZ) : NULL;
-	char	   *lowkey = copy_fence(desc, page, false);
-	char	   *highkey = copy_fence(desc, page, true);
+	char	   *lowkey = bp_copy_page_fence(desc, page, false);
+	char	   *highkey = bp_copy_page_fence(desc, page, true);
 	BpSlotBound target = {desc, pivot};
 	int			pos = bp_choose_child(page, desc, bp_pivot_at_or_before, &target) + 1;
 	int			nleft;
@@ -686,7 +674,7 @@ static void
 finish_split(Relation index, Buffer buf)
 {
 	Page		page = BufferGetPage(buf);
-	char	   *pivot = copy_fence(&bp_get_state(index)->slot, page, true);
+	char	   *pivot = bp_copy_page_fence(&bp_get_state(index)->slot, page, true);
 
 	insert_downlink(index, buf, BpPageGetOpaque(page)->level, pivot,
 					BpPageGetOpaque(page)->rightlink);

@@ -371,12 +371,9 @@ static inline void
 key_window(const BpSlotDesc *desc, const char *key, uint16 window_start,
 		   uint8 *window)
 {
-	const char *data = VARDATA_ANY(key);
-	Size		len = VARSIZE_ANY_EXHDR(key);
+	Size		len;
+	const char *data = bp_key_data(desc, 0, key, &len);
 
-	if (desc->blank_padded[0])
-		while (len > 0 && data[len - 1] == ' ')
-			len--;
 	memset(window, 0, KEY_WINDOW_SIZE);
 	if (len > window_start)
 		memcpy(window, data + window_start, Min(len - window_start, KEY_WINDOW_SIZE));
@@ -497,6 +494,25 @@ decode_columns_entry(const BpLeaf *leaf, const char *encoded, char *out)
 	}
 }
 
+/* The key offset at the end of a variable-length key's code of length bytes. */
+static inline uint16
+code_key_offset(const uint8 *code, int length)
+{
+	return (uint16) ((code[length - 2] << 8) | code[length - 1]);
+}
+
+/*
+ * Fill the key field of column att of a logical slot decoded from the
+ * leaf with the key at key_offset of its key area: its prefix, and a
+ * pointer into leaf->keys.
+ */
+static inline void
+set_decoded_key(const BpLeaf *leaf, int att, char *field, uint16 key_offset)
+{
+	bp_key_prefix(leaf->desc, att, field, bp_page_key(leaf->page, key_offset));
+	bp_set_key_ref(field, (uint64) (uintptr_t) (leaf->keys + key_offset));
+}
+
 /*
  * Turn the key codes that decode_columns_entry left in the key fields of
  * the logical slot out (offsets in the leaf's key area) into key fields:
@@ -510,16 +526,11 @@ resolve_key_codes(const BpLeaf *leaf, char *out)
 	for (int i = 0; i < desc->natts; i++)
 	{
 		char	   *field = out + desc->att_offset[i];
-		int			length = desc->columns.length[i];
-		uint16		key_offset;
 
 		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, out, i))
 			continue;
-		key_offset = (uint16) (((uint8) field[length - 2] << 8) |
-							   (uint8) field[length - 1]);
-		bp_key_prefix(desc, i, field,
-					  bp_page_key(leaf->page, key_offset));
-		bp_set_key_ref(field, (uint64) (uintptr_t) (leaf->keys + key_offset));
+		set_decoded_key(leaf, i, field,
+						code_key_offset((const uint8 *) field, desc->columns.length[i]));
 	}
 }
 
@@ -545,8 +556,8 @@ first_key_code(const BpLeaf *leaf, const char *stored)
 static inline const char *
 first_code_key(const BpLeaf *leaf, const uint8 *code)
 {
-	return bp_page_key(leaf->page, (code[KEY_WINDOW_SIZE] << 8) |
-					   code[KEY_WINDOW_SIZE + 1]);
+	return bp_page_key(leaf->page,
+					   code_key_offset(code, leaf->desc->columns.length[0]));
 }
 
 /*
@@ -571,12 +582,7 @@ decode_key_entry(const BpLeaf *leaf, const char *encoded, char *out)
 	if (code == NULL)
 		bp_slot_set_null(desc, out, 0);
 	else
-	{
-		uint16		key_offset = (code[KEY_WINDOW_SIZE] << 8) | code[KEY_WINDOW_SIZE + 1];
-
-		bp_key_prefix(desc, 0, field, bp_page_key(leaf->page, key_offset));
-		bp_set_key_ref(field, (uint64) (uintptr_t) (leaf->keys + key_offset));
-	}
+		set_decoded_key(leaf, 0, field, code_key_offset(code, desc->columns.length[0]));
 }
 
 /*
@@ -682,11 +688,7 @@ first_key_bytes(const BpLeaf *leaf, const char *entry, const char **data,
 			return false;
 		key = first_code_key(leaf, code);
 	}
-	*data = VARDATA_ANY(key);
-	*len = VARSIZE_ANY_EXHDR(key);
-	if (desc->blank_padded[0])
-		while (*len > 0 && (*data)[*len - 1] == ' ')
-			(*len)--;
+	*data = bp_key_data(desc, 0, key, len);
 	return true;
 }
 
@@ -1064,10 +1066,6 @@ bp_leaf_clear_dead_marks(Page page)
 		   ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower);
 }
 
-/*
- * Where a reader's predicates and visits see an encoded entry as a
- * logical slot.
- */
 /* Scan keys compared with windows at most (more: decoded). */
 #define MAX_WINDOW_KEYS		4
 
@@ -1087,6 +1085,10 @@ typedef struct KeyWindows
 	uint8		window[MAX_WINDOW_KEYS][KEY_WINDOW_SIZE];
 } KeyWindows;
 
+/*
+ * Where a reader's predicates and visits see an encoded entry as a
+ * logical slot.
+ */
 typedef struct LeafReader
 {
 	BpLeaf	   *leaf;
@@ -1125,7 +1127,7 @@ reader_slot(LeafReader *reader, const char *stored)
 /*
  * The shared prefix of the keys of a packed leaf: the start of its low
  * fence's key, whose first window_start bytes every key of the leaf has
- * (key_window_start); NULL when there is none to share.
+ * (key_window_start); "" when the windows start at 0.
  */
 static const char *
 shared_prefix(const BpLeaf *leaf)
@@ -1152,8 +1154,8 @@ shared_prefix(const BpLeaf *leaf)
 static int8
 argument_window(const BpLeaf *leaf, const char *argument, uint8 *window)
 {
-	const char *data = VARDATA_ANY(argument);
-	Size		len = VARSIZE_ANY_EXHDR(argument);
+	Size		len;
+	const char *data = bp_key_data(leaf->desc, 0, argument, &len);
 	int			c;
 
 	if (!windows_ordered(leaf->desc))
@@ -1162,9 +1164,6 @@ argument_window(const BpLeaf *leaf, const char *argument, uint8 *window)
 		key_window(leaf->desc, argument, leaf->window_start, window);
 		return 0;
 	}
-	if (leaf->desc->blank_padded[0])
-		while (len > 0 && data[len - 1] == ' ')
-			len--;
 	c = memcmp(data, shared_prefix(leaf), Min(len, leaf->window_start));
 	if (c == 0 && len < leaf->window_start)
 		c = -1;					/* a proper prefix of the shared one */

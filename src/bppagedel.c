@@ -215,7 +215,6 @@ set_leaf_fence(Relation index, Page page, bool high, const char *fence)
 {
 	BpIndexState *state = bp_get_state(index);
 	const BpSlotDesc *desc = &state->slot;
-	uint16		flags = BpPageGetOpaque(page)->flags;
 	const char *lowkey = fence;
 	const char *highkey = fence;
 	BpLeaf		leaf;
@@ -232,7 +231,6 @@ set_leaf_fence(Relation index, Page page, bool high, const char *fence)
 		Assert(!high);
 		BpPageGetOpaque(page)->flags &= ~BP_HAS_LOW;
 		memset(bp_page_lowkey(page), 0, desc->width);
-		flags &= ~BP_HAS_LOW;
 		if (bp_leaf_windows_hold(page, desc))
 			return true;
 	}
@@ -240,11 +238,9 @@ set_leaf_fence(Relation index, Page page, bool high, const char *fence)
 			 bp_leaf_windows_hold(page, desc))
 		return true;
 	if (high)
-		lowkey = (flags & BP_HAS_LOW) ?
-			bp_copy_page_slot(desc, page, bp_page_lowkey(page)) : NULL;
+		lowkey = bp_copy_page_fence(desc, page, false);
 	else
-		highkey = (flags & BP_HAS_HIGH) ?
-			bp_copy_page_slot(desc, page, bp_page_highkey(page, desc->width)) : NULL;
+		highkey = bp_copy_page_fence(desc, page, true);
 	bp_leaf_work_init(&work, desc);
 	bp_leaf_open(&leaf, page, desc);
 	items = palloc((Size) Max(bp_leaf_count(&leaf), 1) * desc->width);
@@ -681,12 +677,10 @@ find_deletion_start(Relation index, BlockNumber leaf, const char *lowkey,
 										 start->level + 1);
 		Page		page;
 		int			nitems;
-		BpPageOpaque opaque;
 
 		if (!BufferIsValid(buf))
 			return false;
 		page = BufferGetPage(buf);
-		opaque = BpPageGetOpaque(page);
 		nitems = bp_internal_header(page, width)->nitems;
 		start->sibling = start->pos >= 1 ?
 			bp_internal_children(page, width)[start->pos - 1] :
@@ -699,9 +693,7 @@ find_deletion_start(Relation index, BlockNumber leaf, const char *lowkey,
 		/* an only child: the parent has to move first */
 		start->child = start->blkno;
 		start->blkno = BufferGetBlockNumber(buf);
-		start->lowkey = NULL;
-		if (opaque->flags & BP_HAS_LOW)
-			start->lowkey = bp_copy_page_slot(desc, page, bp_page_lowkey(page));
+		start->lowkey = bp_copy_page_fence(desc, page, false);
 		UnlockReleaseBuffer(buf);
 	}
 	return false;				/* an only child of the root */
@@ -740,8 +732,7 @@ bp_delete_empty_leaf(Relation index, BlockNumber blkno)
 		UnlockReleaseBuffer(buf);
 		goto done;
 	}
-	if (BpPageGetOpaque(page)->flags & BP_HAS_LOW)
-		lowkey = bp_copy_page_slot(&state->slot, page, bp_page_lowkey(page));
+	lowkey = bp_copy_page_fence(&state->slot, page, false);
 	UnlockReleaseBuffer(buf);
 
 	/* each merge shortens the chain by one */

@@ -340,12 +340,9 @@ bp_key_stored_size(const char *key)
 void
 bp_key_prefix(const BpSlotDesc *desc, int att, char *field, const char *key)
 {
-	const char *data = VARDATA_ANY(key);
-	Size		len = VARSIZE_ANY_EXHDR(key);
+	Size		len;
+	const char *data = bp_key_data(desc, att, key, &len);
 
-	if (desc->blank_padded[att])
-		while (len > 0 && data[len - 1] == ' ')
-			len--;
 	memset(field, 0, BP_KEY_PREFIX_SIZE);
 	memcpy(field, data, Min(len, BP_KEY_PREFIX_SIZE));
 }
@@ -611,9 +608,8 @@ void
 bp_init_deleted_page(Page page, const BpSlotDesc *desc, FullTransactionId safexid)
 {
 	BpPageOpaqueData opaque = *BpPageGetOpaque(page);
-	char	   *low = (opaque.flags & BP_HAS_LOW) ?
-		bp_copy_page_slot(desc, page, bp_page_lowkey(page)) : NULL;
-	char	   *high = bp_copy_page_slot(desc, page, bp_page_highkey(page, desc->width));
+	char	   *low = bp_copy_page_fence(desc, page, false);
+	char	   *high = bp_copy_page_fence(desc, page, true);
 	Size		floor;
 
 	bp_init_page(page, (opaque.flags & (BP_KIND_MASK | BP_HAS_LOW | BP_HAS_HIGH)) |
@@ -1105,6 +1101,18 @@ bp_page_fence_into(const BpSlotDesc *desc, const char *page, const char *keys,
 	else
 		bp_slot_from_page(desc, page, keys,
 						  high ? contents + desc->width : contents, out);
+}
+
+/* A copy of a fence of page with its keys, or NULL if it has none. */
+char *
+bp_copy_page_fence(const BpSlotDesc *desc, const char *page, bool high)
+{
+	uint16		flags = BpPageGetOpaque(page)->flags;
+
+	if (!(flags & (high ? BP_HAS_HIGH : BP_HAS_LOW)))
+		return NULL;
+	return bp_copy_page_slot(desc, page, high ? bp_page_highkey((Page) page, desc->width) :
+							 bp_page_lowkey((Page) page));
 }
 
 /* A copy of a slot stored in page, as bp_copy_slot makes. */
