@@ -129,7 +129,7 @@ choose_layout(Relation index, BpSlotDesc *desc, BpaLayout *layout,
 	bp_layout_for_options(&opts, desc->ncolumns, desc->width,
 						  RelationGetRelationName(index),
 						  layout);
-	*internal_capacity = bp_internal_capacity(desc->width, desc->has_keys);
+	*internal_capacity = bp_internal_capacity(desc->width);
 }
 
 /* Fill page as the metapage of an index with this shape. */
@@ -235,7 +235,9 @@ renew_keys(BpBuildState *state)
 /*
  * Write the first n entries of the leaf being filled, as planned, and keep
  * the rest as the start of the next leaf.  highkey is the first entry of
- * the next leaf, or NULL for the rightmost leaf.
+ * the next leaf, or NULL for the rightmost leaf; the fence and pivot
+ * between the two leaves are cut short where their keys allow
+ * (bp_separator).
  */
 static void
 flush_leaf(BpBuildState *state, int n, const char *highkey,
@@ -245,6 +247,17 @@ flush_leaf(BpBuildState *state, int n, const char *highkey,
 	Page		page = state->page.data;
 	BlockNumber blkno;
 
+	if (state->desc.has_keys && highkey && n > 0)
+	{
+		/* the separator's keys live as long as those of the entries */
+		MemoryContext old = MemoryContextSwitchTo(state->keys_cxt);
+		char	   *separator = palloc(width);
+
+		bp_separator(&state->desc, state->leaf_items + (Size) (n - 1) * width,
+					 highkey, separator);
+		MemoryContextSwitchTo(old);
+		highkey = separator;
+	}
 	bp_leaf_fill(page, &state->desc, plan, state->leaf_items, n,
 				 state->have_lowkey ? state->lowkey : NULL, highkey, false);
 	if (highkey)
@@ -387,8 +400,6 @@ write_internal_level(BpBuildState *state, const BpLevelItems *items,
 					 uint16 level)
 {
 	uint16		width = state->desc.width;
-	int			per_page = Max(2, state->internal_capacity *
-							   BP_INTERNAL_FILLFACTOR / 100);
 	BpLevelItems parents = {0};
 	Page		page = state->page.data;
 
@@ -397,7 +408,10 @@ write_internal_level(BpBuildState *state, const BpLevelItems *items,
 		BlockNumber blkno;
 
 		/* as many as fit, keys included: each page holds two at least */
-		for (n = Min(per_page, items->n - first);; n = Max(2, n * 3 / 4))
+		for (n = bp_internal_build_count(&state->desc, state->internal_capacity,
+										 items->pivots + (Size) first * width,
+										 items->n - first);;
+			 n = Max(2, n * 3 / 4))
 		{
 			const char *pivots = items->pivots + (Size) first * width;
 			bool		has_next = first + n < items->n;

@@ -126,7 +126,7 @@ entry_fingerprint(CheckState *state, const char *slot)
 
 		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
 			continue;
-		key = bp_key_field_value(NULL, slot + desc->att_offset[i]);
+		key = bp_key_field_value(desc, NULL, slot + desc->att_offset[i]);
 		bp_set_key_ref(out + desc->att_offset[i], 0);
 		memcpy(out + len, VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
 		len += VARSIZE_ANY_EXHDR(key);

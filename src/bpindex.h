@@ -319,7 +319,8 @@ bp_set_key_ref(char *field, uint64 ref)
 	memcpy(field + BP_KEY_REF_OFFSET, &ref, sizeof(ref));
 }
 
-extern const char *bp_page_key(const char *page, uint64 offset);
+extern const char *bp_page_key(const BpSlotDesc *desc, const char *page,
+							   uint64 offset);
 
 extern void bp_report_key_pointer(uint64 ref);
 
@@ -343,12 +344,12 @@ bp_compare_prefixes(const char *a, const char *b)
  * field of a logical slot (page NULL) by pointer.
  */
 static inline const char *
-bp_key_field_value(const char *page, const char *field)
+bp_key_field_value(const BpSlotDesc *desc, const char *page, const char *field)
 {
 	uint64		ref = bp_key_ref(field);
 
 	if (page != NULL)
-		return bp_page_key(page, ref);
+		return bp_page_key(desc, page, ref);
 	if (ref < BLCKSZ)
 		bp_report_key_pointer(ref);
 	return (const char *) (uintptr_t) ref;
@@ -368,7 +369,7 @@ bp_slot_datum_in(const BpSlotDesc *desc, const char *page, const char *slot,
 	if (desc->att_byval[att])
 		return bp_fetch_byval(p, desc->att_len[att]);
 	if (desc->att_len[att] == -1)
-		return PointerGetDatum(bp_key_field_value(page, p));
+		return PointerGetDatum(bp_key_field_value(desc, page, p));
 	return PointerGetDatum(p);
 }
 
@@ -717,6 +718,8 @@ extern BpCompareKind bp_compare_kind(Oid proc);
 extern int	bp_compare_slot_keys(const BpSlotDesc *desc, const char *a,
 								 const char *b);
 extern int	bp_compare_slots(const void *a, const void *b, void *arg);
+extern void bp_separator(const BpSlotDesc *desc, const char *left,
+						 const char *right, char *sep);
 extern int	bp_compare_page_slots(const BpSlotDesc *desc, const char *page_a,
 								  const char *page_b, const char *a,
 								  const char *b);
@@ -742,10 +745,13 @@ extern void bp_slot_deform(const BpSlotDesc *desc, const char *slot,
 						   Datum *values, bool *isnull);
 extern Size bp_page_content_size(void);
 extern Size bp_fences_size(uint16 width);
-extern int	bp_internal_capacity(uint16 width, bool keyed);
+extern int	bp_internal_capacity(uint16 width);
+extern bool bp_internal_capacity_valid(int capacity, uint16 width, bool keyed);
 extern bool bp_choose_leaf_layout(const BpOptions *opts, uint16 width,
 								  Size region_room, BpaLayout *layout);
 extern double bp_internal_fill_estimate(uint16 width, double avg_key_bytes);
+extern int	bp_internal_build_count(const BpSlotDesc *desc, int capacity,
+									const char *pivots, int n);
 extern BlockNumber bp_estimate_pages(double ntuples, double per_leaf,
 									 double per_internal, int *levels);
 extern uint16 bp_slot_layout(int natts, const int16 *lengths,

@@ -387,6 +387,21 @@ recode_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 }
 
 /*
+ * The pivot between the first nleft of the sorted logical slots in items
+ * and the rest, cut short where their keys allow (bp_separator).
+ */
+static char *
+split_separator(const BpSlotDesc *desc, const char *items, int nleft)
+{
+	char	   *pivot = palloc(desc->width);
+
+	Assert(nleft > 0);
+	bp_separator(desc, items + (Size) (nleft - 1) * desc->width,
+				 items + (Size) nleft * desc->width, pivot);
+	return pivot;
+}
+
+/*
  * Split the full, exclusively locked leaf in buf, adding slot: the upper
  * part moves to a new right sibling, then the downlink goes to the parent.
  * Each half chooses its own codec.  If the halves with slot would not fit
@@ -440,22 +455,23 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	}
 	else
 		nleft = fit_split(nleft, n, capacity);
-	pivot = items + (Size) nleft * width;
+	pivot = split_separator(desc, items, nleft);
 	if (nleft > bp_leaf_plan(desc, &state->options, items, nleft, lowkey, pivot,
 							 &leaf, &lplan) ||
-		n - nleft > bp_leaf_plan(desc, &state->options, pivot, n - nleft, pivot,
+		n - nleft > bp_leaf_plan(desc, &state->options,
+								 items + (Size) nleft * width, n - nleft, pivot,
 								 highkey, &leaf, &rplan))
 	{
 		/* the leaf's own entries, in halves that its codec still holds */
 		memmove(items + (Size) pos * width, items + (Size) (pos + 1) * width,
 				(Size) (--n - pos) * width);
 		nleft = n / 2;
-		pivot = items + (Size) nleft * width;
+		pivot = split_separator(desc, items, nleft);
 		packed_blocks = false;
 		inserted = false;
 		bp_leaf_plan(desc, &state->options, items, nleft, lowkey, pivot, &leaf, &lplan);
-		bp_leaf_plan(desc, &state->options, pivot, n - nleft, pivot, highkey,
-					 &leaf, &rplan);
+		bp_leaf_plan(desc, &state->options, items + (Size) nleft * width,
+					 n - nleft, pivot, highkey, &leaf, &rplan);
 	}
 
 	rbuf = bp_new_buffer(index);
@@ -473,8 +489,8 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	 * either open new blocks instead of redistributing the leaf at every
 	 * flush.
 	 */
-	bp_leaf_fill(rpage, desc, &rplan, pivot, n - nleft, pivot, highkey,
-				 packed_blocks);
+	bp_leaf_fill(rpage, desc, &rplan, items + (Size) nleft * width, n - nleft,
+				 pivot, highkey, packed_blocks);
 	BpPageGetOpaque(rpage)->rightlink = opaque->rightlink;
 	bp_leaf_fill(lpage, desc, &lplan, items, nleft, lowkey, pivot, packed_blocks);
 	BpPageGetOpaque(lpage)->flags |= BP_INCOMPLETE_SPLIT;
@@ -549,15 +565,13 @@ insert_into_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	Page		child = GenericXLogRegisterBuffer(xlog, childbuf, 0);
 	int			pos = bp_choose_child(page, &state->slot, bp_pivot_at_or_before,
 									  &target) + 1;
-	char		stored[BP_MAX_SLOT_WIDTH];
 
-	/* the caller saw room for the pivot's keys (bp_internal_has_room) */
-	if (!bp_store_page_slot(&state->slot, page, bp_internal_key_floor(page, width),
-							pivot, NULL, stored))
-		elog(ERROR, "bpindex: the keys of a pivot do not fit its page");
+	/* the caller saw room for the pivot and its keys (bp_internal_has_room) */
 	bp_internal_open_gap(page, width, pos);
 	bp_internal_children(page, width)[pos] = right;
-	memcpy(bp_internal_pivot(page, width, pos), stored, width);
+	if (!bp_store_page_slot(&state->slot, page, bp_internal_key_floor(page, width),
+							pivot, NULL, bp_internal_pivot(page, width, pos)))
+		elog(ERROR, "bpindex: the keys of a pivot do not fit its page");
 	BpPageGetOpaque(child)->flags &= ~BP_INCOMPLETE_SPLIT;
 	GenericXLogFinish(xlog);
 }

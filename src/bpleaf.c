@@ -394,7 +394,7 @@ key_code(const BpSlotDesc *desc, const char *slot, int att, const char *page,
 	int			length = desc->columns.length[att];
 
 	if (length > KEY_OFFSET_CODE_SIZE)
-		key_window(desc, ref < BLCKSZ ? bp_page_key(page, ref) :
+		key_window(desc, ref < BLCKSZ ? bp_page_key(desc, page, ref) :
 				   (const char *) (uintptr_t) ref, window_start, bytes);
 	bytes[length - 2] = (uint8) (key_offset >> 8);
 	bytes[length - 1] = (uint8) key_offset;
@@ -509,7 +509,7 @@ code_key_offset(const uint8 *code, int length)
 static inline void
 set_decoded_key(const BpLeaf *leaf, int att, char *field, uint16 key_offset)
 {
-	bp_key_prefix(leaf->desc, att, field, bp_page_key(leaf->page, key_offset));
+	bp_key_prefix(leaf->desc, att, field, bp_page_key(leaf->desc, leaf->page, key_offset));
 	bp_set_key_ref(field, (uint64) (uintptr_t) (leaf->keys + key_offset));
 }
 
@@ -556,7 +556,7 @@ first_key_code(const BpLeaf *leaf, const char *stored)
 static inline const char *
 first_code_key(const BpLeaf *leaf, const uint8 *code)
 {
-	return bp_page_key(leaf->page,
+	return bp_page_key(leaf->desc, leaf->page,
 					   code_key_offset(code, leaf->desc->columns.length[0]));
 }
 
@@ -677,7 +677,7 @@ first_key_bytes(const BpLeaf *leaf, const char *entry, const char **data,
 		*offset = ItemPointerGetOffsetNumberNoCheck(&tid);
 		if (bp_slot_isnull(desc, entry, 0))
 			return false;
-		key = bp_key_field_value(NULL, entry + desc->att_offset[0]);
+		key = bp_key_field_value(desc, NULL, entry + desc->att_offset[0]);
 	}
 	else
 	{
@@ -1137,7 +1137,7 @@ shared_prefix(const BpLeaf *leaf)
 
 	if (leaf->window_start == 0)
 		return "";
-	key = bp_page_key(leaf->page, bp_key_ref(bp_page_lowkey(leaf->page) +
+	key = bp_page_key(leaf->desc, leaf->page, bp_key_ref(bp_page_lowkey(leaf->page) +
 											 desc->att_offset[0]));
 	if (VARSIZE_ANY_EXHDR(key) < leaf->window_start)
 		ereport(ERROR,
@@ -1623,7 +1623,7 @@ stored_key_equals(const BpLeaf *leaf, const BpScanKeys *keys,
 	if (bp_slot_isnull(leaf->desc, stored, 0) ||
 		bp_compare_prefixes(field, keys->keys[0].prefix) != 0)
 		return false;
-	return key_equals_argument(keys, bp_page_key(leaf->page, bp_key_ref(field)));
+	return key_equals_argument(keys, bp_page_key(leaf->desc, leaf->page, bp_key_ref(field)));
 }
 
 /* Append the stored entries of one run that lie inside the range. */
@@ -1961,7 +1961,7 @@ key_has_shared_prefix(const BpLeaf *leaf, const char *slot)
 
 	if (bp_slot_isnull(desc, slot, 0))
 		return true;
-	key = bp_key_field_value(NULL, slot + desc->att_offset[0]);
+	key = bp_key_field_value(desc, NULL, slot + desc->att_offset[0]);
 	return VARSIZE_ANY_EXHDR(key) >= leaf->window_start &&
 		memcmp(VARDATA_ANY(key), shared_prefix(leaf), leaf->window_start) == 0;
 }
@@ -2366,8 +2366,8 @@ window_start_ordered(const BpSlotDesc *desc, const char *lowkey,
 	if (lowkey == NULL || highkey == NULL || bp_slot_isnull(desc, lowkey, 0) ||
 		bp_slot_isnull(desc, highkey, 0))
 		return 0;
-	return (uint16) common_key_prefix(bp_key_field_value(NULL, lowkey + desc->att_offset[0]),
-									  bp_key_field_value(NULL, highkey + desc->att_offset[0]),
+	return (uint16) common_key_prefix(bp_key_field_value(desc, NULL, lowkey + desc->att_offset[0]),
+									  bp_key_field_value(desc, NULL, highkey + desc->att_offset[0]),
 									  desc->blank_padded[0]);
 }
 
@@ -2396,7 +2396,7 @@ key_window_start(const BpSlotDesc *desc, const char *lowkey, const char *highkey
 
 		if (bp_slot_isnull(desc, slot, 0))
 			continue;
-		key = bp_key_field_value(NULL, slot + desc->att_offset[0]);
+		key = bp_key_field_value(desc, NULL, slot + desc->att_offset[0]);
 		if (first == NULL)
 			first = key;
 		shared = Min(shared, common_key_prefix(first, key, false));

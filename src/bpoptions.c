@@ -129,7 +129,7 @@ bp_layout_for_options(const BpOptions *opts, int ncolumns, uint16 width,
 {
 	int			largest;
 
-	if (width > BP_MAX_SLOT_WIDTH || bp_internal_capacity(width, false) < 4 ||
+	if (width > BP_MAX_SLOT_WIDTH || bp_internal_capacity(width) < 4 ||
 		!bp_choose_plain_layout(&(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0, true},
 								ncolumns, width, layout))
 		ereport(ERROR,

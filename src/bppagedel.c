@@ -583,8 +583,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 			bp_compare_slots(bp_page_fence(desc, spage, false, sfence),
 							 bp_page_fence(desc, ppage, true, fence),
 							 (void *) desc) != 0 ||
-			bp_internal_header(spage, width)->nitems >= state->meta.internal_capacity ||
-			(plowkey && !bp_internal_has_room(desc, spage, plowkey)))
+			!bp_internal_has_room(desc, spage, plowkey))
 			goto done;
 		bufs[3] = find_parent_at(index, parent, plowkey, BUFFER_LOCK_EXCLUSIVE, &pos, level + 1);
 		if (!BufferIsValid(bufs[3]))

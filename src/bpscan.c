@@ -657,7 +657,7 @@ form_keyed_tuple(const BpSlotDesc *desc, const char *slot, IndexTuple buf)
 
 		if (len == (Size) -1)
 		{
-			value = bp_key_field_value(NULL, field);
+			value = bp_key_field_value(desc, NULL, field);
 			len = VARSIZE_ANY(value);
 		}
 		if (desc->att_len[i] != -1 || !VARATT_IS_SHORT(value))

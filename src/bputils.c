@@ -12,6 +12,7 @@
 #include "access/tupmacs.h"
 #include "catalog/pg_type.h"
 #include "catalog/index.h"
+#include "mb/pg_wchar.h"
 #include "storage/indexfsm.h"
 #include "storage/lmgr.h"
 #include <math.h>
@@ -291,6 +292,96 @@ bp_compare_page_slots(const BpSlotDesc *desc, const char *page_a,
 	return c != 0 ? c : compare_tids(a, b);
 }
 
+/*
+ * Point the key field of column att of a logical slot at a new key: the
+ * first len bytes of data, in the current memory context.
+ */
+static void
+set_new_key(const BpSlotDesc *desc, char *slot, int att, const char *data,
+			Size len)
+{
+	char	   *key = palloc(VARHDRSZ + len);
+	char	   *field = slot + desc->att_offset[att];
+
+	SET_VARSIZE(key, VARHDRSZ + len);
+	memcpy(VARDATA(key), data, len);
+	bp_key_prefix(desc, att, field, key);
+	bp_set_key_ref(field, (uint64) (uintptr_t) key);
+}
+
+/*
+ * Cut the key of column att of sep, a copy of right, to the shortest
+ * prefix that still sorts after left's key in a bytewise ascending order
+ * (left's key sorts before right's); false if no prefix shorter than the
+ * whole key does.  A text prefix ends with a whole character, and a
+ * bpchar prefix not with a blank, which its comparison would ignore.
+ */
+static bool
+shorten_key(const BpSlotDesc *desc, int att, const char *left, char *sep)
+{
+	const char *left_key = DatumGetPointer(bp_slot_datum(desc, left, att));
+	const char *right_key = DatumGetPointer(bp_slot_datum(desc, sep, att));
+	Size		left_len;
+	Size		right_len;
+	const char *left_data = bp_key_data(desc, att, left_key, &left_len);
+	const char *right_data = bp_key_data(desc, att, right_key, &right_len);
+	bool		characters = desc->cmp_proc[att]->fn_oid != F_BYTEACMP;
+	Size		len = 0;
+
+	Size		end = 0;
+
+	while (len < left_len && len < right_len && left_data[len] == right_data[len])
+		len++;
+	/* a text prefix ends with a whole character */
+	while (end <= len && end < right_len)
+		end += characters ? pg_mblen(right_data + end) : 1;
+	len = end;
+	while (desc->blank_padded[att] && len < right_len && right_data[len - 1] == ' ')
+		len++;
+	if (len >= right_len)
+		return false;
+	set_new_key(desc, sep, att, right_data, len);
+	return true;
+}
+
+/*
+ * The shortest separator of two neighbouring logical slots, left < right,
+ * into sep, for a pivot and the fences of the pages it divides (suffix
+ * truncation): any slot above left and not above right separates them.
+ * It is right, but for the first key column where the two differ: a
+ * variable-length key in a bytewise ascending order is cut to the
+ * shortest prefix that sorts after left's, and once it is, the later
+ * text and bytea key columns, which no longer decide anything, become
+ * empty.  New keys are allocated in the current memory context.
+ */
+void
+bp_separator(const BpSlotDesc *desc, const char *left, const char *right,
+			 char *sep)
+{
+	int			att;
+
+	memcpy(sep, right, desc->width);
+	if (!desc->has_keys)
+		return;
+	for (att = 0; att < desc->natts; att++)
+	{
+		bool		null = bp_slot_isnull(desc, left, att);
+
+		if (null != bp_slot_isnull(desc, right, att) ||
+			(!null && compare_column(desc, NULL, NULL, att, left, right) != 0))
+			break;
+	}
+	if (att == desc->natts || desc->att_len[att] != -1 ||
+		bp_slot_isnull(desc, left, att) || bp_slot_isnull(desc, right, att) ||
+		desc->cmp_kind[att] != BP_CMP_PREFIX || desc->reverse[att] ||
+		!shorten_key(desc, att, left, sep))
+		return;
+	for (int i = att + 1; i < desc->natts; i++)
+		if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, sep, i) &&
+			(desc->equal_bytes[i] || desc->blank_padded[i]))
+			set_new_key(desc, sep, i, "", 0);
+}
+
 /* Store a value passed by value at a possibly unaligned address. */
 void
 bp_store_byval(char *dst, Datum value, int16 len)
@@ -449,25 +540,42 @@ pivots_offset(int capacity)
 	return MAXALIGN(sizeof(BpInternalHeader) + sizeof(BlockNumber) * capacity);
 }
 
-/*
- * Children (and pivots) an internal page has room for: with keys, in the
- * third of the page that their key area leaves (two thirds, so that the
- * halves of a page whose keys fill the area, with their fences, fit).
- */
-int
-bp_internal_capacity(uint16 width, bool keyed)
+/* Children (and pivots) that room bytes after an internal page's fences hold. */
+static int
+capacity_in_room(Size room, uint16 width)
 {
-	Size		room = bp_page_content_size() - bp_fences_size(width);
-	int			capacity;
-
-	if (keyed)
-		room /= 3;
-	capacity = (int) (room / (width + sizeof(BlockNumber)));
+	int			capacity = (int) (room / (width + sizeof(BlockNumber)));
 
 	while (capacity > 0 &&
 		   pivots_offset(capacity) + (Size) capacity * width > room)
 		capacity--;
 	return capacity;
+}
+
+/*
+ * Children (and pivots) an internal page has room for.  In an index with
+ * keys the pivots share that room with the key area, which grows down
+ * towards the last pivot in use (bp_internal_key_floor).
+ */
+int
+bp_internal_capacity(uint16 width)
+{
+	return capacity_in_room(bp_page_content_size() - bp_fences_size(width),
+							width);
+}
+
+/*
+ * Is capacity the one of the internal pages of an index whose slots are
+ * width bytes wide?  Indexes with keys built before their pivots and keys
+ * shared the room had a third of it for pivots, and keep that capacity.
+ */
+bool
+bp_internal_capacity_valid(int capacity, uint16 width, bool keyed)
+{
+	Size		room = bp_page_content_size() - bp_fences_size(width);
+
+	return capacity == capacity_in_room(room, width) ||
+		(keyed && capacity == capacity_in_room(room / 3, width));
 }
 
 /*
@@ -492,26 +600,53 @@ bp_choose_leaf_layout(const BpOptions *opts, uint16 width, Size region_room,
 		layout->log_size <= bpa_block_capacity(layout);
 }
 
+/* Room for pivots and their keys on an internal page of this capacity. */
+static Size
+internal_pivot_room(uint16 width, int capacity)
+{
+	return bp_page_content_size() - bp_fences_size(width) -
+		pivots_offset(capacity);
+}
+
 /*
  * Children a built internal page gets when its pivots are width bytes wide
  * and take avg_key_bytes of keys each (0 for an index without keys): the
- * build's fill, as far as the keys let it.
+ * build's fill of the room they share (bp_internal_build_count).
  */
 double
 bp_internal_fill_estimate(uint16 width, double avg_key_bytes)
 {
-	int			capacity = bp_internal_capacity(width, avg_key_bytes > 0);
-	double		fill = capacity * BP_INTERNAL_FILLFACTOR / 100.0;
+	int			capacity = bp_internal_capacity(width);
+	double		room = (double) internal_pivot_room(width, capacity) -
+		2 * avg_key_bytes;
+	double		fill = Min(capacity, room / (width + avg_key_bytes));
 
-	if (avg_key_bytes > 0)
+	return Max(2.0, floor(fill * BP_INTERNAL_FILLFACTOR / 100.0));
+}
+
+/*
+ * How many of the n sorted pivots (logical slots; the first is the page's
+ * low key, all zeros on the leftmost page) a built internal page of this
+ * capacity takes, two at least: BP_INTERNAL_FILLFACTOR percent of its
+ * children, or of the room that pivots and their keys share.  The rest of
+ * the room is left for the keys of its fences and of later inserts.
+ */
+int
+bp_internal_build_count(const BpSlotDesc *desc, int capacity,
+						const char *pivots, int n)
+{
+	int			count = Min(n, Max(2, capacity * BP_INTERNAL_FILLFACTOR / 100));
+	Size		room = internal_pivot_room(desc->width, capacity) *
+		BP_INTERNAL_FILLFACTOR / 100;
+	Size		used = 0;
+
+	for (int i = 1; desc->has_keys && i < count; i++)
 	{
-		double		key_room = (double) bp_page_content_size() -
-			bp_fences_size(width) - pivots_offset(capacity) -
-			(double) capacity * width - 2 * avg_key_bytes;
-
-		fill = Min(fill, key_room / avg_key_bytes);
+		used += desc->width + bp_slot_keys_size(desc, pivots + (Size) i * desc->width);
+		if (used > room && i >= 2)
+			return i;
 	}
-	return Max(2.0, floor(fill));
+	return count;
 }
 
 /*
@@ -778,21 +913,25 @@ bp_report_key_pointer(uint64 ref)
 
 /* Raise the error for a key reference outside its page's key area. */
 static void
-report_bad_key_offset(uint64 offset)
+report_bad_key_offset(const BpSlotDesc *desc, uint64 offset)
 {
+	char	   *name = get_rel_name(desc->index_oid);
+
 	ereport(ERROR,
 			(errcode(ERRCODE_INDEX_CORRUPTED),
-			 errmsg("bpindex page contains a key reference outside its key area"),
+			 errmsg("index \"%s\" contains a key reference outside its key area",
+					name ? name : "?"),
 			 errdetail_internal("Key offset %u.", (unsigned) offset),
 			 errhint("Please REINDEX the index.")));
 }
 
 /*
- * The key at offset of page (a page or a copy of one), checked to lie
- * whole in the page's key area as an uncompressed inline varlena.
+ * The key at offset of page (a page or a copy of one) of desc's index,
+ * checked to lie whole in the page's key area as an uncompressed inline
+ * varlena.
  */
 const char *
-bp_page_key(const char *page, uint64 offset)
+bp_page_key(const BpSlotDesc *desc, const char *page, uint64 offset)
 {
 	Size		low;
 	Size		end;
@@ -807,7 +946,7 @@ bp_page_key(const char *page, uint64 offset)
 		 offset % ALIGNOF_INT != 0 || offset + VARHDRSZ > end ||
 		 !VARATT_IS_4B_U(key) || VARSIZE_4B(key) < VARHDRSZ ||
 		 offset + VARSIZE_4B(key) > end))
-		report_bad_key_offset(offset);
+		report_bad_key_offset(desc, offset);
 	return key;
 }
 
@@ -829,7 +968,7 @@ bp_slot_from_page(const BpSlotDesc *desc, const char *page, const char *keys,
 		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, out, i))
 			continue;
 		bp_set_key_ref(field, (uint64) (uintptr_t)
-					   (keys + (bp_page_key(page, bp_key_ref(field)) - page)));
+					   (keys + (bp_page_key(desc, page, bp_key_ref(field)) - page)));
 	}
 }
 
@@ -860,9 +999,9 @@ bp_slot_new_keys_size(const BpSlotDesc *desc, const char *slot,
 
 		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
 			continue;
-		key = bp_key_field_value(NULL, slot + desc->att_offset[i]);
+		key = bp_key_field_value(desc, NULL, slot + desc->att_offset[i]);
 		if (prev != NULL && !bp_slot_isnull(desc, prev, i) &&
-			keys_equal(key, bp_key_field_value(NULL, prev + desc->att_offset[i])))
+			keys_equal(key, bp_key_field_value(desc, NULL, prev + desc->att_offset[i])))
 			continue;
 		key_size = bp_key_stored_size(key);
 		size += key_size > VARATT_SHORT_MAX ? key_size + ALIGNOF_INT - 1 : key_size;
@@ -888,7 +1027,7 @@ bp_slot_key_prefixes_valid(const BpSlotDesc *desc, const char *slot)
 
 		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
 			continue;
-		bp_key_prefix(desc, i, field, bp_key_field_value(NULL, stored));
+		bp_key_prefix(desc, i, field, bp_key_field_value(desc, NULL, stored));
 		if (memcmp(field, stored, BP_KEY_PREFIX_SIZE) != 0)
 			return false;
 	}
@@ -917,10 +1056,10 @@ bp_slot_to_page(const BpSlotDesc *desc, Page page, Size floor,
 
 		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, stored, i))
 			continue;
-		key = bp_key_field_value(NULL, field);
+		key = bp_key_field_value(desc, NULL, field);
 		if (same != NULL && !bp_slot_isnull(desc, same, i))
 		{
-			const char *other = bp_key_field_value(page, same + desc->att_offset[i]);
+			const char *other = bp_key_field_value(desc, page, same + desc->att_offset[i]);
 
 			if (keys_equal(key, other))
 				offset = other - (const char *) page;
@@ -968,7 +1107,7 @@ slot_keys_copy_size(const BpSlotDesc *desc, const char *slot)
 
 	for (int i = 0; desc->has_keys && i < desc->natts; i++)
 		if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, slot, i))
-			size += INTALIGN(VARSIZE_ANY(bp_key_field_value(NULL,
+			size += INTALIGN(VARSIZE_ANY(bp_key_field_value(desc, NULL,
 															slot + desc->att_offset[i])));
 	return size;
 }
@@ -1006,7 +1145,7 @@ bp_slot_copy_keys(const BpSlotDesc *desc, const char *slot, char *out,
 
 		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, out, i))
 			continue;
-		key = bp_key_field_value(NULL, field);
+		key = bp_key_field_value(desc, NULL, field);
 		if (used + VARSIZE_ANY(key) > BP_KEYS_BUFSIZE)
 			elog(ERROR, "bpindex: the keys of a slot exceed %d bytes",
 				 BP_KEYS_BUFSIZE);
@@ -1053,7 +1192,7 @@ move_slot_keys(const BpSlotDesc *desc, char *slots, int n, const char *from,
 
 			if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
 				continue;
-			key = bp_key_field_value(NULL, field);
+			key = bp_key_field_value(desc, NULL, field);
 			if (key < from || key >= from + BLCKSZ)
 				continue;
 			if (copy_bytes)
@@ -1191,11 +1330,14 @@ bp_internal_open_gap(Page page, uint16 width, int pos)
 	header->nitems++;
 }
 
-/* Where the key area of an internal page may grow down to. */
+/*
+ * Where the key area of an internal page may grow down to: the end of its
+ * last pivot.  A pivot added takes room from the key area.
+ */
 Size
 bp_internal_key_floor(Page page, uint16 width)
 {
-	return bp_internal_pivot(page, width, bp_internal_header(page, width)->capacity) -
+	return bp_internal_pivot(page, width, bp_internal_header(page, width)->nitems) -
 		(char *) page;
 }
 
@@ -1260,8 +1402,9 @@ bp_internal_fill(const BpSlotDesc *desc, Page page, uint16 level,
 }
 
 /*
- * Can the internal page take one more pivot, the logical slot pivot:
- * a free child and room for its keys?
+ * Can the internal page take one more pivot, the logical slot pivot (NULL
+ * for one whose keys the page has already): a free child, and room for
+ * the pivot and its keys above the key area's floor?
  */
 bool
 bp_internal_has_room(const BpSlotDesc *desc, Page page, const char *pivot)
@@ -1271,7 +1414,7 @@ bp_internal_has_room(const BpSlotDesc *desc, Page page, const char *pivot)
 
 	return header->nitems < header->capacity &&
 		(!desc->has_keys ||
-		 bp_slot_keys_size(desc, pivot) <=
+		 width + (pivot ? bp_slot_keys_size(desc, pivot) : 0) <=
 		 bp_page_key_room(page, bp_internal_key_floor(page, width)));
 }
 
@@ -1391,6 +1534,9 @@ bp_check_page(Relation index, Buffer buf, Page page)
 			header->nitems < 1 || header->nitems > header->capacity ||
 			opaque->level == 0)
 			bp_report_corrupted(index, blkno, "The internal page header is invalid.");
+		if (state->slot.has_keys &&
+			opaque->key_low < bp_internal_key_floor(page, state->slot.width))
+			bp_report_corrupted(index, blkno, "The key area overlaps the pivots.");
 	}
 	if (kind != BP_META && !(opaque->flags & BP_DELETED))
 	{
@@ -1483,8 +1629,8 @@ bp_get_state(Relation index)
 		meta.leaf_layout.slot_width != state->slot.width ||
 		bpa_region_size(&meta.leaf_layout) >
 		bp_leaf_region_room(&state->slot, state->slot.width) ||
-		meta.internal_capacity != bp_internal_capacity(state->slot.width,
-													   state->slot.has_keys))
+		!bp_internal_capacity_valid(meta.internal_capacity, state->slot.width,
+									state->slot.has_keys))
 	{
 		pfree(state);
 		bp_report_corrupted(index, BP_METAPAGE_BLKNO,

@@ -482,8 +482,9 @@ sub counts_by_path
 	  + ($log_size + $num_blocks) * $width;
 	substr($page, $first + 6 + 8, 8) = 'AAAAAAAA';
 	write_block('bad_text', 1, $page);
-	like($text_scan_error->('bad_text'), qr/key reference outside its key area/,
-		'an entry referring outside the key area is reported, not followed');
+	like($text_scan_error->('bad_text'),
+		qr/index "bad_text" contains a key reference outside its key area/,
+		'an entry referring outside the key area is reported with the index, not followed');
 	like(check_error('bad_text'), qr/key reference outside its key area/,
 		'bpindex_check reports the entry too');
 
@@ -497,10 +498,25 @@ sub counts_by_path
 	  + ($log_size + $num_blocks) * $slot_width;
 	substr($page, $first + 2, 2) = pack('n', 16);
 	write_block('bad_text_packed', 1, $page);
-	like($text_scan_error->('bad_text_packed'), qr/key reference outside its key area/,
-		'a packed entry whose key offset lies outside the key area is reported');
+	like($text_scan_error->('bad_text_packed'),
+		qr/index "bad_text_packed" contains a key reference outside its key area/,
+		'a packed entry whose key offset lies outside the key area is reported with the index');
 	like(check_error('bad_text_packed'), qr/key reference outside its key area/,
 		'bpindex_check reports the packed entry too');
+
+	# an internal page's key area reaching down into its pivots (key_low,
+	# the last field of the special space)
+	$node->safe_psql('postgres', q{
+		CREATE TABLE bad_text_internal_t AS SELECT * FROM bad_text_t;
+		CREATE INDEX bad_text_internal ON bad_text_internal_t USING bpindex (k);
+	});
+	my $root = $node->safe_psql('postgres',
+		"SELECT root FROM bpindex_metap('bad_text_internal')");
+	poke('bad_text_internal', $root, $special + 10, pack('v', $contents + 64));
+	like($text_scan_error->('bad_text_internal'),
+		qr/index "bad_text_internal" contains corrupted page at block $root
+.*The key area overlaps the pivots/,
+		'an internal key area below the last pivot names the index and block');
 }
 
 # the server survived every error
