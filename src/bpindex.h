@@ -154,6 +154,15 @@ typedef enum BpCompareKind
 #define BP_KEY_REF_OFFSET	BP_KEY_PREFIX_SIZE
 
 /*
+ * Bytes a pivot's key keeps after the shortest prefix that separates two
+ * leaves (bp_separator).  The windows of a leaf's keys start after the
+ * prefix its fences share (bpleaf.c); a fence cut to the shortest prefix
+ * would often share one byte less with the other fence than the leaf's
+ * keys do, and make the windows start too soon to tell keys apart.
+ */
+#define BP_SEPARATOR_SLACK	2
+
+/*
  * Largest sum of the variable-length keys of an entry, in bytes with their
  * headers as a key area stores them; and room for such keys elsewhere
  * (headers of 4 bytes, aligned).

@@ -312,9 +312,10 @@ set_new_key(const BpSlotDesc *desc, char *slot, int att, const char *data,
 /*
  * Cut the key of column att of sep, a copy of right, to the shortest
  * prefix that still sorts after left's key in a bytewise ascending order
- * (left's key sorts before right's); false if no prefix shorter than the
- * whole key does.  A text prefix ends with a whole character, and a
- * bpchar prefix not with a blank, which its comparison would ignore.
+ * (left's key sorts before right's) and BP_SEPARATOR_SLACK bytes more;
+ * false if that is the whole key.  A text prefix ends with a whole
+ * character, and a bpchar prefix not with a blank, which its comparison
+ * would ignore.
  */
 static bool
 shorten_key(const BpSlotDesc *desc, int att, const char *left, char *sep)
@@ -326,16 +327,15 @@ shorten_key(const BpSlotDesc *desc, int att, const char *left, char *sep)
 	const char *left_data = bp_key_data(desc, att, left_key, &left_len);
 	const char *right_data = bp_key_data(desc, att, right_key, &right_len);
 	bool		characters = desc->cmp_proc[att]->fn_oid != F_BYTEACMP;
+	Size		shared = 0;
 	Size		len = 0;
 
-	Size		end = 0;
-
-	while (len < left_len && len < right_len && left_data[len] == right_data[len])
-		len++;
-	/* a text prefix ends with a whole character */
-	while (end <= len && end < right_len)
-		end += characters ? pg_mblen(right_data + end) : 1;
-	len = end;
+	while (shared < left_len && shared < right_len &&
+		   left_data[shared] == right_data[shared])
+		shared++;
+	/* the first byte that differs and the slack, in whole characters */
+	while (len < shared + 1 + BP_SEPARATOR_SLACK && len < right_len)
+		len += characters ? pg_mblen(right_data + len) : 1;
 	while (desc->blank_padded[att] && len < right_len && right_data[len - 1] == ' ')
 		len++;
 	if (len >= right_len)
@@ -345,14 +345,15 @@ shorten_key(const BpSlotDesc *desc, int att, const char *left, char *sep)
 }
 
 /*
- * The shortest separator of two neighbouring logical slots, left < right,
- * into sep, for a pivot and the fences of the pages it divides (suffix
+ * A short separator of two neighbouring logical slots, left < right, into
+ * sep, for a pivot and the fences of the pages it divides (suffix
  * truncation): any slot above left and not above right separates them.
  * It is right, but for the first key column where the two differ: a
  * variable-length key in a bytewise ascending order is cut to the
- * shortest prefix that sorts after left's, and once it is, the later
- * text and bytea key columns, which no longer decide anything, become
- * empty.  New keys are allocated in the current memory context.
+ * shortest prefix that sorts after left's and BP_SEPARATOR_SLACK bytes
+ * more, and once it is, the later text and bytea key columns, which no
+ * longer decide anything, become empty.  New keys are allocated in the
+ * current memory context.
  */
 void
 bp_separator(const BpSlotDesc *desc, const char *left, const char *right,
