@@ -131,6 +131,12 @@ CREATE INDEX t_piv_desc_bp ON t_piv_desc USING bpindex (k DESC);
 SELECT bpindex_check('t_piv_desc_bp', true);
 SELECT count(*) > 50 AS many_pivots, bool_and(octet_length(p) = 32) AS all_whole
 FROM piv_keys('t_piv_desc_bp') p;
+-- the capacity of internal pages follows the keys of the pivots: whole
+-- 32-byte keys leave room for fewer children than cut ones, in slots of
+-- the same width
+SELECT d.slot_width = c.slot_width AS same_slots,
+       d.internal_capacity < c.internal_capacity AS fewer_for_whole_keys
+FROM bpindex_metap('t_piv_desc_bp') d, bpindex_metap('t_piv_bp') c;
 SELECT * FROM bp_queries('piv desc', ARRAY[
     $q$select k from t_piv_desc where k between 'a' and 'a1' order by k desc$q$
 ]);

@@ -772,7 +772,22 @@ load_leaves(BpBuildState *state)
 	pfree(entry);
 }
 
-/* Build internal levels until one root remains; write the metapage. */
+/* Bytes of keys the pivots of a level take on average (pivot 0 has none). */
+static double
+average_pivot_keys(const BpSlotDesc *desc, const BpLevelItems *items)
+{
+	double		total = 0;
+
+	for (int i = 1; i < items->n; i++)
+		total += bp_slot_keys_size(desc, items->pivots + (Size) i * desc->width);
+	return total / (items->n - 1);
+}
+
+/*
+ * Build internal levels until one root remains; write the metapage.  An
+ * index with keys gets the capacity of internal pages for the keys of the
+ * leaves' pivots.
+ */
 static void
 finish_tree(BpBuildState *state)
 {
@@ -780,6 +795,10 @@ finish_tree(BpBuildState *state)
 	uint16		level = 0;
 	Buffer		metabuf;
 
+	if (state->desc.has_keys && items.n > 1)
+		state->internal_capacity =
+			bp_internal_keyed_capacity(state->desc.width,
+									   average_pivot_keys(&state->desc, &items));
 	while (items.n > 1)
 	{
 		items = write_internal_level(state, &items, ++level);

@@ -755,6 +755,7 @@ extern void bp_slot_deform(const BpSlotDesc *desc, const char *slot,
 extern Size bp_page_content_size(void);
 extern Size bp_fences_size(uint16 width);
 extern int	bp_internal_capacity(uint16 width);
+extern int	bp_internal_keyed_capacity(uint16 width, double key_bytes);
 extern bool bp_internal_capacity_valid(int capacity, uint16 width, bool keyed);
 extern bool bp_choose_leaf_layout(const BpOptions *opts, uint16 width,
 								  Size region_room, BpaLayout *layout);

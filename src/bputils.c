@@ -566,17 +566,31 @@ bp_internal_capacity(uint16 width)
 }
 
 /*
+ * Children an internal page of an index with keys has room for when its
+ * pivots take about key_bytes of keys each: as many as fit with half that
+ * many (so that shorter pivots still fill a page), four at least.  The
+ * children's array takes no more room than such pages use.
+ */
+int
+bp_internal_keyed_capacity(uint16 width, double key_bytes)
+{
+	Size		room = bp_page_content_size() - bp_fences_size(width);
+	double		half = Min(key_bytes / 2, (double) BP_MAX_KEY_SIZE);
+
+	return Max(4, capacity_in_room(room, (uint16) (width + half)));
+}
+
+/*
  * Is capacity the one of the internal pages of an index whose slots are
- * width bytes wide?  Indexes with keys built before their pivots and keys
- * shared the room had a third of it for pivots, and keep that capacity.
+ * width bytes wide?  An index with keys chooses its own at CREATE INDEX
+ * (bp_internal_keyed_capacity, which never exceeds bp_internal_capacity).
  */
 bool
 bp_internal_capacity_valid(int capacity, uint16 width, bool keyed)
 {
-	Size		room = bp_page_content_size() - bp_fences_size(width);
+	int			full = bp_internal_capacity(width);
 
-	return capacity == capacity_in_room(room, width) ||
-		(keyed && capacity == capacity_in_room(room / 3, width));
+	return keyed ? capacity >= 4 && capacity <= full : capacity == full;
 }
 
 /*
@@ -617,7 +631,9 @@ internal_pivot_room(uint16 width, int capacity)
 double
 bp_internal_fill_estimate(uint16 width, double avg_key_bytes)
 {
-	int			capacity = bp_internal_capacity(width);
+	int			capacity = avg_key_bytes > 0 ?
+		bp_internal_keyed_capacity(width, avg_key_bytes) :
+		bp_internal_capacity(width);
 	double		room = (double) internal_pivot_room(width, capacity) -
 		2 * avg_key_bytes;
 	double		fill = Min(capacity, room / (width + avg_key_bytes));
