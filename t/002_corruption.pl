@@ -517,6 +517,28 @@ sub counts_by_path
 		qr/index "bad_text_internal" contains corrupted page at block $root
 .*The key area overlaps the pivots/,
 		'an internal key area below the last pivot names the index and block');
+
+	# a keyed index chooses its internal pages' capacity at CREATE INDEX (at
+	# least 4): a metapage below that, or one that its pages disagree with
+	$node->safe_psql('postgres', q{
+		CREATE TABLE bad_text_capacity_t AS SELECT * FROM bad_text_t;
+		CREATE INDEX bad_text_capacity ON bad_text_capacity_t USING bpindex (k);
+		CREATE TABLE bad_text_pages_t AS SELECT * FROM bad_text_t;
+		CREATE INDEX bad_text_pages ON bad_text_pages_t USING bpindex (k);
+	});
+	my $capacity = $node->safe_psql('postgres',
+		"SELECT internal_capacity FROM bpindex_metap('bad_text_pages')");
+	# internal_capacity: after magic, version, root and four uint16 fields
+	poke('bad_text_capacity', 0, $contents + 20, pack('v', 2));
+	like($text_scan_error->('bad_text_capacity'),
+		qr/index "bad_text_capacity" contains corrupted page at block 0
+.*The metapage does not match the index definition/,
+		'a keyed metapage with a capacity below 4 is refused');
+	poke('bad_text_pages', 0, $contents + 20, pack('v', $capacity - 1));
+	like($text_scan_error->('bad_text_pages'),
+		qr/index "bad_text_pages" contains corrupted page at block \d+
+.*The internal page header is invalid/,
+		'internal pages whose capacity differs from the metapage\'s are refused');
 }
 
 # the server survived every error
