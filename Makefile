@@ -3,7 +3,7 @@
 EXTENSION = bpindex
 MODULE_big = bpindex
 DATA = bpindex--1.0.sql bpindex--1.0--1.1.sql bpindex--1.1--1.2.sql \
-	bpindex--1.2--1.3.sql bpindex--1.3--1.4.sql
+	bpindex--1.2--1.3.sql bpindex--1.3--1.4.sql bpindex--1.4--1.5.sql
 PGFILEDESC = "bpindex - BP-tree index access method"
 
 OBJS = \

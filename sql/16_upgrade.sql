@@ -17,7 +17,7 @@ INSERT INTO up_t SELECT i FROM generate_series(1, 1000) i;
 CREATE INDEX up_t_bp ON up_t USING bpindex (k);
 -- the 1.0 function of ten columns keeps working with the new library
 SELECT levels, leaf_pages, entries, unused_pages FROM bpindex_stats('up_t_bp');
-ALTER EXTENSION bpindex UPDATE;
+ALTER EXTENSION bpindex UPDATE TO '1.4';
 SELECT extversion FROM pg_extension WHERE extname = 'bpindex';
 -- 1.1: bpindex_metap shows raw index content and is for superusers
 SELECT has_function_privilege('public', 'bpindex_metap(regclass)', 'EXECUTE') AS metap_public;
@@ -43,6 +43,25 @@ SET enable_seqscan = off;
 SELECT count(*) FROM up_text WHERE t < '1';
 RESET enable_seqscan;
 DROP TABLE up_text;
+-- 1.5: leaves of text under "C" store keys without their shared prefix;
+-- the 1.4 bpindex_leaves keeps working with the new library, and the 1.5
+-- one shows the prefix
+CREATE TABLE up_url (u text COLLATE "C");
+INSERT INTO up_url SELECT 'https://www.example.com/item/' || lpad(i::text, 6, '0')
+FROM generate_series(1, 5000) i;
+CREATE INDEX up_url_bp ON up_url USING bpindex (u);
+SELECT count(*) > 1 AS leaves, bool_and(low_key IS NOT NULL OR blkno = 1) AS fences
+FROM bpindex_leaves('up_url_bp');
+ALTER EXTENSION bpindex UPDATE TO '1.5';
+SELECT extversion FROM pg_extension WHERE extname = 'bpindex';
+SELECT min(prefix_bytes) >= 29 AS leaves_strip FROM bpindex_leaves('up_url_bp');
+SELECT has_function_privilege('public', 'bpindex_leaves(regclass)', 'EXECUTE') AS leaves_public;
+SET enable_seqscan = off;
+SELECT count(*) FROM up_url WHERE u BETWEEN 'https://www.example.com/item/001000'
+                                        AND 'https://www.example.com/item/002000';
+RESET enable_seqscan;
+SELECT bpindex_check('up_url_bp', true);
+DROP TABLE up_url;
 SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;
 SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;

@@ -6,13 +6,15 @@
 -- with sequential scans (bp_queries), the tree with bpindex_check, and
 -- sizes with a btree index on a copy of the same table in the same run.
 --
--- Keys of about 200 bytes that differ only in their last bytes (so that
--- their pivots keep nearly all of them) make leaves of a few dozen entries
--- and internal pages of a few dozen children, so that a few thousand rows
--- give three levels.
+-- Keys of about 400 bytes: 190 equal bytes, then the row's number and
+-- 192 bytes that follow from it.  Neighbours differ in the number, so
+-- that pivots keep about 200 bytes and internal pages take a few dozen
+-- children; leaves store their keys without the prefix their fences
+-- share, which leaves some 200 bytes of each, so that they hold a few
+-- dozen entries too, and a few thousand rows give three levels.
 --
 CREATE FUNCTION t_pdk_key(i int) RETURNS text LANGUAGE sql IMMUTABLE AS $$
-    SELECT repeat('k', 190) || lpad(i::text, 6, '0')
+    SELECT repeat('k', 190) || lpad(i::text, 6, '0') || repeat(md5(i::text), 6)
 $$;
 
 --

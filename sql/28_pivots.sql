@@ -107,7 +107,7 @@ SELECT * FROM bp_failures('piv bytea');
 CREATE TABLE t_piv_bpchar (k char(12) COLLATE "C");
 INSERT INTO t_piv_bpchar
 SELECT lpad((i / 2)::text, 5, '0') || CASE WHEN i % 2 = 0 THEN '' ELSE '12 34' END
-FROM generate_series(1, 20000) i;
+FROM generate_series(1, 40000) i;
 CREATE INDEX t_piv_bpchar_bp ON t_piv_bpchar USING bpindex (k);
 SELECT bpindex_check('t_piv_bpchar_bp', true);
 SELECT count(*) > 50 AS many_pivots,

@@ -49,6 +49,8 @@ typedef struct CheckState
 	 */
 	BpSlotDesc	slot;
 	BpLeafWork	work;
+	MemoryContext leaf_cxt;		/* keys a leaf's entries are rebuilt into,
+								 * reset for each leaf */
 	uint16		width;
 	char	   *items;			/* a leaf's entries, sorted (BLCKSZ / 2
 								 * slots) */
@@ -144,6 +146,8 @@ check_leaf(CheckState *state, BlockNumber blkno, Page page)
 	int			n;
 
 	bp_leaf_open(&leaf, page, &state->slot);
+	MemoryContextReset(state->leaf_cxt);
+	leaf.key_cxt = state->leaf_cxt;
 	problem = bp_leaf_check(&leaf, &state->work);
 	if (problem)
 		report_violation(state, blkno, "The leaf's buffered partitioned array is invalid: %s.",
@@ -560,6 +564,9 @@ bpindex_check(PG_FUNCTION_ARGS)
 	state.width = state.slot.width;
 	state.nblocks = RelationGetNumberOfBlocks(state.index);
 	bp_leaf_work_init(&state.work, &state.slot);
+	state.leaf_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										   "bpindex check leaf keys",
+										   ALLOCSET_DEFAULT_SIZES);
 	/* a leaf holds fewer entries than half its bytes: each takes 2 or more */
 	state.items = palloc((Size) (BLCKSZ / 2) * state.width);
 	state.low = palloc(state.width);

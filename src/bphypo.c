@@ -438,7 +438,32 @@ typedef struct ColumnStats
 	double		correlation;	/* of the column's order with the heap's */
 	double		width;			/* average bytes of a value that is not NULL */
 	double		nullfrac;
+	double		shared_prefix;	/* variable-length: bytes that neighbouring
+								 * histogram bounds share, on average */
 } ColumnStats;
+
+/*
+ * Bytes that neighbouring values of a histogram of variable-length values
+ * share at their start, on average.
+ */
+static double
+bounds_shared_prefix(const AttStatsSlot *slot)
+{
+	double		total = 0;
+
+	for (int v = 1; v < slot->nvalues; v++)
+	{
+		const char *a = (const char *) PG_DETOAST_DATUM_PACKED(slot->values[v - 1]);
+		const char *b = (const char *) PG_DETOAST_DATUM_PACKED(slot->values[v]);
+		Size		len = Min(VARSIZE_ANY_EXHDR(a), VARSIZE_ANY_EXHDR(b));
+		Size		n = 0;
+
+		while (n < len && VARDATA_ANY(a)[n] == VARDATA_ANY(b)[n])
+			n++;
+		total += n;
+	}
+	return slot->nvalues > 1 ? total / (slot->nvalues - 1) : 0;
+}
 
 /* Widen stats' range to the values of one statistics slot. */
 static void
@@ -491,6 +516,8 @@ column_stats(HypoIndex *hypo, int i, BpCompareKind kind, double tuples,
 		if (get_attstatsslot(&slot, tuple, kinds[k], InvalidOid, ATTSTATSSLOT_VALUES))
 		{
 			add_slot_values(stats, kind, hypo->attlen[i], &slot);
+			if (kinds[k] == STATISTIC_KIND_HISTOGRAM && hypo->attlen[i] == -1)
+				stats->shared_prefix = bounds_shared_prefix(&slot);
 			free_attstatsslot(&slot);
 		}
 	}
@@ -572,14 +599,32 @@ estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 }
 
 /*
+ * Do the packed leaves of the hypothetical index store its keys without
+ * the prefix their fences share: one key column, variable-length, in
+ * bytewise order (as bpleaf.c strips them)?
+ */
+static bool
+hypo_strips_keys(HypoIndex *hypo)
+{
+	return hypo->natts == 1 && hypo->attlen[0] == -1 &&
+		hypo->options.packed_leaves &&
+		bp_key_order_bytewise(get_opfamily_proc(hypo->opfamily[0], hypo->opcintype[0],
+												hypo->opcintype[0], BTORDER_PROC),
+							  hypo->collation[0]);
+}
+
+/*
  * Bytes of keys an entry of the hypothetical index adds to its leaf, from
  * the statistics of its variable-length columns: their average width
- * where their values are not NULL, shared by runs of equal values (the
- * build stores a key equal to its neighbour's once); and in *fresh, those
- * of an entry whose keys are not shared.
+ * where their values are not NULL (less the prefix a leaf's keys share,
+ * at least what neighbouring histogram bounds share, if stripped and its
+ * leaves strip it), shared by runs of equal values (the build stores a
+ * key equal to its neighbour's once); and in *fresh, those of an entry
+ * whose keys are not shared.
  */
 static double
-estimate_key_bytes(HypoIndex *hypo, double tuples, double *fresh)
+estimate_key_bytes(HypoIndex *hypo, double tuples, bool stripped,
+				   double *fresh)
 {
 	double		groups = 1;		/* distinct values of the columns so far */
 	double		bytes = 0;
@@ -596,6 +641,8 @@ estimate_key_bytes(HypoIndex *hypo, double tuples, double *fresh)
 			continue;
 		width = stats.width > 0 ? stats.width :
 			get_typavgwidth(hypo->atttypes[i], -1);
+		if (stripped && hypo_strips_keys(hypo))
+			width = Max(width - stats.shared_prefix, 1);
 		if (width > VARATT_SHORT_MAX)
 			width = INTALIGN((Size) width);
 		bytes += width * (1 - stats.nullfrac) * Min(1.0, groups / Max(tuples, 1));
@@ -621,7 +668,10 @@ estimate_hypo_pages(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 	if (hypo->keyed)
 	{
 		double		fresh_key_bytes;
-		double		key_bytes = estimate_key_bytes(hypo, tuples, &fresh_key_bytes);
+		double		whole_key_bytes;
+		double		pivot_key_bytes = estimate_key_bytes(hypo, tuples, false,
+														 &whole_key_bytes);
+		double		key_bytes = estimate_key_bytes(hypo, tuples, true, &fresh_key_bytes);
 		int			width = hypo->slot_width;
 		int			per_leaf = 0;
 
@@ -640,7 +690,7 @@ estimate_hypo_pages(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 									  (uint16) width, &hypo->options, key_bytes,
 									  fresh_key_bytes);
 		return bp_estimate_pages(tuples, per_leaf,
-								 bp_internal_fill_estimate(hypo->slot_width, key_bytes),
+								 bp_internal_fill_estimate(hypo->slot_width, pivot_key_bytes),
 								 levels);
 	}
 	/* the width depends on the entries per leaf, which depend on the width */

@@ -332,6 +332,8 @@ extern const char *bp_page_key(const BpSlotDesc *desc, const char *page,
 							   uint64 offset);
 
 extern void bp_report_key_pointer(uint64 ref);
+extern bool bp_keys_equal(const char *a, const char *b);
+extern bool bp_key_order_bytewise(Oid proc, Oid collation);
 
 /* Three-way comparison of two key prefixes, bytewise. */
 static inline int
@@ -465,6 +467,10 @@ typedef struct BpLeaf
 	BpCodec		codec;			/* if packed */
 	uint16		window_start;	/* packed, first column a key: where the
 								 * windows of its keys start */
+	uint16		key_strip;		/* bytes its entries' first keys are stored
+								 * without (their shared prefix), or 0 */
+	MemoryContext key_cxt;		/* where entries' keys read whole from a
+								 * leaf that strips them are rebuilt */
 	uint16		width;			/* bytes of a stored entry */
 	BpaCompareFn compare;		/* order of stored entries */
 	void	   *compare_arg;
@@ -480,6 +486,8 @@ typedef struct BpLeafPlan
 	BpCodec		codec;
 	BpaLayout	layout;
 	Size		key_room;		/* keyed: bytes for the entries' keys */
+	uint16		key_strip;		/* keyed: bytes of shared prefix its
+								 * entries' keys are stored without */
 	int			capacity;		/* entries it holds */
 	int			fill_target;	/* entries a build puts in it */
 } BpLeafPlan;
@@ -501,6 +509,9 @@ typedef struct BpLeafPlanner
 	int			distinct_keys;	/* keyed: entries whose keys differ from
 								 * the entry's before them */
 	const char *last;			/* keyed: the entry added last */
+	const char *first_key;		/* keyed: the first key that is not NULL */
+	Size		shared_prefix;	/* keyed: bytes every such key shares with
+								 * it (bytewise_single_key indexes) */
 	uint16		layout_width;	/* width of the cached layout, 0: none */
 	BpaLayout	layout;
 	bool		have_plan;		/* plan holds every entry added */
@@ -664,6 +675,8 @@ typedef struct BpScanPos
 	char	   *highkey;		/* one slot */
 	char	   *keys;			/* keyed index: BLCKSZ bytes, a copy of the
 								 * leaf, where the slots' keys point */
+	MemoryContext key_cxt;		/* keyed index: where the slots' keys point
+								 * that their leaf stored stripped */
 	int			array_elem;		/* element of the driving array whose
 								 * primitive scan the entries belong to */
 	bool		valid;
@@ -790,7 +803,8 @@ extern void bp_slot_copy_keys(const BpSlotDesc *desc, const char *slot,
 extern void bp_slot_resolve_offsets(const BpSlotDesc *desc, char *slot,
 									const char *keys);
 extern void bp_slots_rebase(const BpSlotDesc *desc, char *slots, int n,
-							const char *from, char *to);
+							const char *from, char *to,
+							MemoryContext outside_cxt);
 extern void bp_slots_detach_keys(const BpSlotDesc *desc, char *slots, int n,
 								 const char *page, char *copy);
 extern void bp_page_fence_into(const BpSlotDesc *desc, const char *page,

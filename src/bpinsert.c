@@ -27,6 +27,7 @@
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/predicate.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "bpindex.h"
@@ -890,10 +891,24 @@ bp_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 		  IndexInfo *indexInfo)
 {
 	BpIndexState *state = bp_get_state(index);
-	char	   *slot = palloc(state->slot.width);
+	MemoryContext cxt = NULL;
+	MemoryContext old = CurrentMemoryContext;
+	char	   *slot;
 
+	/* detoasted keys, and keys a split or re-encoding rebuilds whole */
+	if (state->slot.has_keys)
+	{
+		cxt = AllocSetContextCreate(CurrentMemoryContext, "bpindex insert",
+									ALLOCSET_SMALL_SIZES);
+		MemoryContextSwitchTo(cxt);
+	}
+	slot = palloc(state->slot.width);
 	bp_form_slot(&state->slot, slot, values, isnull, ht_ctid);
 	insert_slot(index, heapRel, state, slot);
-	pfree(slot);
+	MemoryContextSwitchTo(old);
+	if (cxt)
+		MemoryContextDelete(cxt);
+	else
+		pfree(slot);
 	return false;
 }

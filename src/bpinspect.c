@@ -488,8 +488,8 @@ emit_leaf_row(Page page, BlockNumber blkno, void *arg)
 	LeavesEmit *emit = (LeavesEmit *) arg;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) emit->fcinfo->resultinfo;
 	BpLeaf		leaf;
-	Datum		values[10];
-	bool		nulls[10] = {false};
+	Datum		values[11];
+	bool		nulls[11] = {false};
 
 	bp_leaf_open(&leaf, page, emit->desc);
 	values[0] = Int64GetDatum(blkno);
@@ -512,13 +512,16 @@ emit_leaf_row(Page page, BlockNumber blkno, void *arg)
 	}
 	fence_text(emit, page, false, &values[8], &nulls[8]);
 	fence_text(emit, page, true, &values[9], &nulls[9]);
+	/* not in the 1.4 definition, whose tuples end before it */
+	values[10] = Int32GetDatum(leaf.key_strip);
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
 /*
  * bpindex_leaves(index): each leaf, left to right, with its entries,
  * capacity, encoding, the bytes of a stored entry and of each of its
- * codes, and its fences.
+ * codes, its fences, and the bytes of key prefix its entries' keys are
+ * stored without.
  */
 Datum
 bpindex_leaves(PG_FUNCTION_ARGS)

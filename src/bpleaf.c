@@ -31,6 +31,7 @@
 
 #include "access/itup.h"
 #include "utils/float.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
 #include "bpindex.h"
@@ -39,13 +40,25 @@
 typedef struct BpLeafHeader
 {
 	uint8		encoding;		/* BP_LEAF_PLAIN or BP_LEAF_PACKED */
-	uint8		reserved1;
+	uint8		flags;			/* LEAF_KEYS_STRIPPED */
 	uint16		window_start;	/* packed, first column a key: where its
 								 * window starts (key_window_start) */
-	uint8		reserved[4];
+	uint16		prefix_offset;	/* ordered windows: the key in the key area
+								 * whose first window_start bytes every key
+								 * of the leaf starts with; 0 in leaves
+								 * written before it, whose low key is */
+	uint8		reserved[2];
 } BpLeafHeader;
 
+/*
+ * The keys of the first column of a packed leaf's entries are stored
+ * without the first window_start bytes, the prefix its fences share
+ * (key_strip_for).  Fences keep their keys whole.
+ */
+#define LEAF_KEYS_STRIPPED	0x01
+
 #define SIGN64		(UINT64CONST(1) << 63)
+
 
 /* Bytes of keys a keyed leaf plans for each entry before it has any. */
 #define DEFAULT_ENTRY_KEY_BYTES	16
@@ -382,20 +395,23 @@ key_window(const BpSlotDesc *desc, const char *key, uint16 window_start,
 /*
  * The code of a variable-length key column att of slot into bytes: the
  * key's window (column 0) and its offset, if the slot is stored in page
- * (its keys offsets there), else 0 (a slot in memory, whose place in a
- * leaf is not known yet; every offset takes the same bytes).
+ * (its keys offsets there, the first column's stored without its first
+ * key_strip bytes), else 0 (a slot in memory, whose place in a leaf is
+ * not known yet; every offset takes the same bytes).
  */
 static void
 key_code(const BpSlotDesc *desc, const char *slot, int att, const char *page,
-		 uint16 window_start, uint8 *bytes)
+		 uint16 window_start, uint16 key_strip, uint8 *bytes)
 {
 	uint64		ref = bp_key_ref(slot + desc->att_offset[att]);
 	uint16		key_offset = ref < BLCKSZ ? (uint16) ref : 0;
 	int			length = desc->columns.length[att];
 
-	if (length > KEY_OFFSET_CODE_SIZE)
-		key_window(desc, ref < BLCKSZ ? bp_page_key(desc, page, ref) :
-				   (const char *) (uintptr_t) ref, window_start, bytes);
+	if (length > KEY_OFFSET_CODE_SIZE && ref < BLCKSZ)
+		key_window(desc, bp_page_key(desc, page, ref),
+				   window_start - (att == 0 ? key_strip : 0), bytes);
+	else if (length > KEY_OFFSET_CODE_SIZE)
+		key_window(desc, (const char *) (uintptr_t) ref, window_start, bytes);
 	bytes[length - 2] = (uint8) (key_offset >> 8);
 	bytes[length - 1] = (uint8) key_offset;
 }
@@ -403,12 +419,13 @@ key_code(const BpSlotDesc *desc, const char *slot, int att, const char *page,
 /*
  * The codec's view of a logical slot: its column values and heap TID.
  * False if a column has no image.  Variable-length keys: key_code, for a
- * leaf whose window starts at window_start.
+ * leaf whose window starts at window_start and that stores its entries'
+ * first keys without key_strip bytes.
  */
 static bool
 slot_values(const BpSlotDesc *desc, const char *slot, const char *page,
-			uint16 window_start, BpcValue *values, uint32 *block,
-			uint16 *offset)
+			uint16 window_start, uint16 key_strip, BpcValue *values,
+			uint32 *block, uint16 *offset)
 {
 	ItemPointerData tid = bp_slot_tid(slot);
 
@@ -423,7 +440,8 @@ slot_values(const BpSlotDesc *desc, const char *slot, const char *page,
 		if (values[i].isnull)
 			continue;
 		if (desc->att_len[i] == -1)
-			key_code(desc, slot, i, page, window_start, values[i].bytes);
+			key_code(desc, slot, i, page, window_start, key_strip,
+					 values[i].bytes);
 		else if (desc->columns.kind[i] == BPC_BYTES)
 			memcpy(values[i].bytes, p, desc->columns.length[i]);
 		else if (!value_image(desc->cmp_kind[i], p, true, &values[i].image))
@@ -502,15 +520,74 @@ code_key_offset(const uint8 *code, int length)
 }
 
 /*
+ * The shared prefix of the keys of a packed leaf: the start of the key at
+ * its prefix_offset (its low fence's when the leaf was filled), whose
+ * first window_start bytes every key of the leaf has (key_window_start);
+ * "" when the windows start at 0.
+ */
+static const char *
+shared_prefix(const BpLeaf *leaf)
+{
+	const BpSlotDesc *desc = leaf->desc;
+	uint16		offset = leaf_header(leaf->page, desc)->prefix_offset;
+	const char *key;
+
+	if (leaf->window_start == 0)
+		return "";
+	if (offset == 0)
+		offset = bp_key_ref(bp_page_lowkey(leaf->page) + desc->att_offset[0]);
+	key = bp_page_key(leaf->desc, leaf->page, offset);
+	if (VARSIZE_ANY_EXHDR(key) < leaf->window_start)
+	{
+		char	   *name = get_rel_name(desc->index_oid);
+
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" contains a leaf whose key windows start beyond its prefix key",
+						name ? name : "?"),
+				 errhint("Please REINDEX the index.")));
+	}
+	return VARDATA_ANY(key);
+}
+
+/*
+ * The whole first key of an entry of a leaf that stores such keys without
+ * their shared prefix, from the part stored at key_offset: rebuilt in
+ * leaf->key_cxt.
+ */
+static const char *
+whole_entry_key(const BpLeaf *leaf, uint16 key_offset)
+{
+	const char *stored = bp_page_key(leaf->desc, leaf->page, key_offset);
+	Size		len = VARSIZE_ANY_EXHDR(stored);
+	Size		size = VARHDRSZ + leaf->key_strip + len;
+	char	   *key = MemoryContextAlloc(leaf->key_cxt, size);
+
+	SET_VARSIZE(key, size);
+	memcpy(VARDATA(key), shared_prefix(leaf), leaf->key_strip);
+	memcpy(VARDATA(key) + leaf->key_strip, VARDATA_ANY(stored), len);
+	return key;
+}
+
+/*
  * Fill the key field of column att of a logical slot decoded from the
  * leaf with the key at key_offset of its key area: its prefix, and a
- * pointer into leaf->keys.
+ * pointer into leaf->keys (or to the key rebuilt whole, whole_entry_key).
  */
 static inline void
 set_decoded_key(const BpLeaf *leaf, int att, char *field, uint16 key_offset)
 {
-	bp_key_prefix(leaf->desc, att, field, bp_page_key(leaf->desc, leaf->page, key_offset));
-	bp_set_key_ref(field, (uint64) (uintptr_t) (leaf->keys + key_offset));
+	const char *key;
+
+	if (att == 0 && leaf->key_strip > 0)
+		key = whole_entry_key(leaf, key_offset);
+	else
+	{
+		bp_page_key(leaf->desc, leaf->page, key_offset);
+		key = leaf->keys + key_offset;
+	}
+	bp_key_prefix(leaf->desc, att, field, key);
+	bp_set_key_ref(field, (uint64) (uintptr_t) key);
 }
 
 /*
@@ -658,9 +735,29 @@ compare_keyed(const void *a, const void *b, void *arg)
 }
 
 /*
+ * Where the whole key data (len bytes) of the leaf's probe lies against
+ * the prefix the leaf's stored keys are stripped of: -1 below, 1 above,
+ * or 0 with data and len moved past it, as the stored keys are.
+ */
+static int
+strip_probe_key(const BpLeaf *leaf, const char **data, Size *len)
+{
+	int			c = memcmp(*data, shared_prefix(leaf), Min(*len, leaf->key_strip));
+
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	if (*len < leaf->key_strip)
+		return -1;
+	*data += leaf->key_strip;
+	*len -= leaf->key_strip;
+	return 0;
+}
+
+/*
  * The key of the first column of an entry of a packed keyed leaf (stored,
  * or the leaf's probe), as the bytes that order it, and its heap TID;
- * false if the key is NULL.
+ * false if the key is NULL.  A stored key lacks the leaf's key_strip
+ * bytes.
  */
 static inline bool
 first_key_bytes(const BpLeaf *leaf, const char *entry, const char **data,
@@ -727,6 +824,16 @@ compare_packed_bytewise(const void *a, const void *b, void *arg)
 	value_b = first_key_bytes(leaf, b, &data_b, &len_b, &block_b, &offset_b);
 	if (value_a != value_b)
 		return value_a ? -1 : 1;
+	if (value_a && leaf->key_strip > 0 && (a == leaf->probe) != (b == leaf->probe))
+	{
+		/* the probe's key, whole, against stored keys without the prefix */
+		int			side = a == leaf->probe ?
+			strip_probe_key(leaf, &data_a, &len_a) :
+			-strip_probe_key(leaf, &data_b, &len_b);
+
+		if (side != 0)
+			return side;
+	}
 	if (value_a)
 	{
 		int			c = memcmp(data_a, data_b, Min(len_a, len_b));
@@ -785,7 +892,10 @@ leaf_decodes(const BpLeaf *leaf)
 
 /*
  * Open the leaf in page for reading and writing its entries.  A keyed
- * leaf compares through the BpLeaf, which must stay where it is.
+ * leaf compares through the BpLeaf, which must stay where it is.  Keys
+ * that a leaf stores stripped are rebuilt whole, as its entries are read,
+ * in the current memory context, or in the one the caller puts into
+ * leaf->key_cxt.
  */
 void
 bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
@@ -798,6 +908,9 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 	leaf->probe = NULL;
 	leaf->packed = leaf_header(page, desc)->encoding == BP_LEAF_PACKED;
 	leaf->window_start = leaf_header(page, desc)->window_start;
+	leaf->key_strip = (leaf_header(page, desc)->flags & LEAF_KEYS_STRIPPED) ?
+		leaf->window_start : 0;
+	leaf->key_cxt = CurrentMemoryContext;
 	if (leaf->packed)
 	{
 		const char *problem = bpc_load(leaf_codec_bytes(page, desc),
@@ -843,6 +956,7 @@ encode_entry(const BpLeaf *leaf, const char *slot, char *out)
 	uint16		offset;
 
 	return slot_values(leaf->desc, slot, leaf->page, leaf->window_start,
+					   leaf->key_strip,
 					   values, &block, &offset) &&
 		bpc_encode(&leaf->codec, values, block, offset, (uint8 *) out);
 }
@@ -878,13 +992,95 @@ bp_leaf_copy_keys(BpLeaf *leaf, char *copy)
 	leaf->keys = copy;
 }
 
-/* Do the keys of the logical slot fit the key area of the leaf? */
+/*
+ * Does the logical slot's first key start with the prefix every key of a
+ * packed leaf with ordered windows has (shared_prefix)?  A NULL key, and
+ * any key of other leaves, does.  Page deletion may widen a leaf's fences
+ * beyond that prefix; a key between them without it re-encodes the leaf.
+ */
+static bool
+has_leaf_prefix(const BpLeaf *leaf, const char *slot)
+{
+	const char *data;
+	Size		len;
+
+	if (!leaf->packed || leaf->window_start == 0 || !windows_ordered(leaf->desc) ||
+		bp_slot_isnull(leaf->desc, slot, 0))
+		return true;
+	data = bp_key_data(leaf->desc, 0,
+					   bp_key_field_value(leaf->desc, NULL, slot + leaf->desc->att_offset[0]),
+					   &len);
+	return len >= leaf->window_start &&
+		memcmp(data, shared_prefix(leaf), leaf->window_start) == 0;
+}
+
+/*
+ * Do the keys of the logical slot fit the key area of the leaf, as the
+ * leaf stores them (perhaps stripped of its prefix), and does the first
+ * start with the prefix the leaf's windows start after (has_leaf_prefix)?
+ */
 bool
 bp_leaf_has_key_room(const BpLeaf *leaf, const char *slot)
 {
-	return !leaf->keyed ||
-		bp_slot_keys_size(leaf->desc, slot) <=
-		bp_page_key_room(leaf->page, region_end(leaf->page, leaf->region));
+	Size		size;
+
+	if (!leaf->keyed)
+		return true;
+	if (!has_leaf_prefix(leaf, slot))
+		return false;
+	size = bp_slot_keys_size(leaf->desc, slot);
+	if (leaf->key_strip > 0 && !bp_slot_isnull(leaf->desc, slot, 0))
+		size -= leaf->key_strip;
+	return size <= bp_page_key_room(leaf->page, region_end(leaf->page, leaf->region));
+}
+
+/*
+ * Store the logical slot at dst of a keyed leaf page whose entries' first
+ * keys lack their first key_strip bytes, adding its keys to the key area
+ * (not below floor) as bp_slot_to_page does, sharing same's key if equal
+ * (a slot stored in the page, or NULL).  False if they do not fit.  No
+ * allocation: it may run in a critical section.
+ */
+static bool
+store_entry_slot(const BpSlotDesc *desc, Page page, Size floor,
+				 uint16 key_strip, const char *slot, const char *same,
+				 char *dst)
+{
+	char		stored[BP_MAX_SLOT_WIDTH];
+	char		part[BP_KEYS_BUFSIZE];
+	char	   *field = stored + desc->att_offset[0];
+	const char *key;
+	Size		len;
+	Size		offset = 0;
+
+	if (key_strip == 0)
+		return bp_slot_to_page(desc, page, floor, slot, same, dst);
+	Assert(desc->natts == 1);
+	memcpy(stored, slot, desc->width);
+	if (!bp_slot_isnull(desc, stored, 0))
+	{
+		key = bp_key_field_value(desc, NULL, field);
+		len = VARSIZE_ANY_EXHDR(key);
+		if (len < key_strip)
+			elog(ERROR, "bpindex: an entry's key is shorter than its leaf's shared prefix");
+		SET_VARSIZE(part, VARHDRSZ + len - key_strip);
+		memcpy(VARDATA(part), VARDATA_ANY(key) + key_strip, len - key_strip);
+		if (same != NULL && !bp_slot_isnull(desc, same, 0))
+		{
+			const char *other = bp_page_key(desc, page,
+											bp_key_ref(same + desc->att_offset[0]));
+
+			if (bp_keys_equal(part, other))
+				offset = other - (const char *) page;
+		}
+		if (offset == 0)
+			offset = bp_page_add_key(page, floor, part);
+		if (offset == 0)
+			return false;
+		bp_set_key_ref(field, offset);
+	}
+	memcpy(dst, stored, desc->width);
+	return true;
 }
 
 /*
@@ -906,8 +1102,9 @@ bp_leaf_store_keys(BpLeaf *leaf, const char *slot, char *out,
 	*keys_length = 0;
 	if (!leaf->keyed)
 		return slot;
-	if (!bp_slot_to_page(leaf->desc, leaf->page,
-						 region_end(leaf->page, leaf->region), slot, NULL, stored))
+	if (!store_entry_slot(leaf->desc, leaf->page,
+						  region_end(leaf->page, leaf->region), leaf->key_strip,
+						  slot, NULL, stored))
 		elog(ERROR, "bpindex: the keys of an entry do not fit the leaf's key area");
 	if (!leaf->packed)
 		memcpy(out, stored, leaf->desc->width);
@@ -948,10 +1145,20 @@ bp_leaf_check_shape(Page page, const BpSlotDesc *desc)
 	if (leaf_header(page, desc)->window_start != 0 &&
 		(encoding != BP_LEAF_PACKED || desc->att_len[0] != -1 ||
 		 leaf_header(page, desc)->window_start > BP_MAX_KEY_SIZE ||
-		 (windows_ordered(desc) &&
+		 (windows_ordered(desc) && leaf_header(page, desc)->prefix_offset == 0 &&
 		  (BpPageGetOpaque(page)->flags & (BP_HAS_LOW | BP_HAS_HIGH)) !=
 		  (BP_HAS_LOW | BP_HAS_HIGH))))
 		return "the key window of the leaf is invalid";
+	if (leaf_header(page, desc)->prefix_offset != 0 &&
+		(leaf_header(page, desc)->window_start == 0 || !windows_ordered(desc) ||
+		 leaf_header(page, desc)->prefix_offset < BpPageGetOpaque(page)->key_low ||
+		 leaf_header(page, desc)->prefix_offset >= header->pd_lower))
+		return "the prefix key of the leaf is misplaced";
+	if ((leaf_header(page, desc)->flags & ~LEAF_KEYS_STRIPPED) != 0 ||
+		((leaf_header(page, desc)->flags & LEAF_KEYS_STRIPPED) &&
+		 (encoding != BP_LEAF_PACKED || !bytewise_single_key(desc) ||
+		  leaf_header(page, desc)->window_start == 0)))
+		return "the leaf's flags are invalid";
 	problem = bpa_check_shape(leaf_region(page, desc),
 							  bp_leaf_region_room(desc, Max(width, 2)));
 	if (problem)
@@ -1122,29 +1329,6 @@ reader_slot(LeafReader *reader, const char *stored)
 	if (dead)
 		((ItemPointer) reader->slot)->ip_posid |= BP_TID_DEAD_BIT;
 	return reader->slot;
-}
-
-/*
- * The shared prefix of the keys of a packed leaf: the start of its low
- * fence's key, whose first window_start bytes every key of the leaf has
- * (key_window_start); "" when the windows start at 0.
- */
-static const char *
-shared_prefix(const BpLeaf *leaf)
-{
-	const BpSlotDesc *desc = leaf->desc;
-	const char *key;
-
-	if (leaf->window_start == 0)
-		return "";
-	key = bp_page_key(leaf->desc, leaf->page, bp_key_ref(bp_page_lowkey(leaf->page) +
-											 desc->att_offset[0]));
-	if (VARSIZE_ANY_EXHDR(key) < leaf->window_start)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("bpindex leaf's key windows start beyond its low key"),
-				 errhint("Please REINDEX the index.")));
-	return VARDATA_ANY(key);
 }
 
 /*
@@ -1592,14 +1776,17 @@ typedef struct RangeCopy
 	int			n;
 } RangeCopy;
 
-/* Is key (a varlena) the same bytes as the key of keys (point_bytes)? */
+/*
+ * Is key (a varlena, stored without the first skip bytes of its key) the
+ * same bytes as the key of keys (point_bytes), which starts with those?
+ */
 static inline bool
-key_equals_argument(const BpScanKeys *keys, const char *key)
+key_equals_argument(const BpScanKeys *keys, const char *key, uint16 skip)
 {
 	const char *value = DatumGetPointer(keys->keys[0].argument);
 
-	return VARSIZE_ANY_EXHDR(key) == VARSIZE_ANY_EXHDR(value) &&
-		memcmp(VARDATA_ANY(key), VARDATA_ANY(value), VARSIZE_ANY_EXHDR(key)) == 0;
+	return VARSIZE_ANY_EXHDR(key) + skip == VARSIZE_ANY_EXHDR(value) &&
+		memcmp(VARDATA_ANY(key), VARDATA_ANY(value) + skip, VARSIZE_ANY_EXHDR(key)) == 0;
 }
 
 /*
@@ -1617,13 +1804,14 @@ stored_key_equals(const BpLeaf *leaf, const BpScanKeys *keys,
 	{
 		const uint8 *code = first_key_code(leaf, stored);
 
+		/* the argument starts with the prefix a stripped key lacks */
 		return code != NULL && memcmp(code, window, KEY_WINDOW_SIZE) == 0 &&
-			key_equals_argument(keys, first_code_key(leaf, code));
+			key_equals_argument(keys, first_code_key(leaf, code), leaf->key_strip);
 	}
 	if (bp_slot_isnull(leaf->desc, stored, 0) ||
 		bp_compare_prefixes(field, keys->keys[0].prefix) != 0)
 		return false;
-	return key_equals_argument(keys, bp_page_key(leaf->desc, leaf->page, bp_key_ref(field)));
+	return key_equals_argument(keys, bp_page_key(leaf->desc, leaf->page, bp_key_ref(field)), 0);
 }
 
 /* Append the stored entries of one run that lie inside the range. */
@@ -1931,11 +2119,12 @@ bp_leaf_walk(BpLeaf *leaf, BpLeafWalkFn walk, void *arg, BpLeafWork *work)
 }
 
 /*
- * Make the keys of a logical slot decoded from the leaf (pointing into
- * leaf->keys) refer to them by offset, as a slot stored in the leaf.
+ * Make the keys of a logical slot decoded from the stored entry of the
+ * leaf (pointing into leaf->keys, or rebuilt whole) refer to them by
+ * offset, as a slot stored in the leaf.
  */
 static void
-refer_to_key_offsets(const BpLeaf *leaf, char *slot)
+refer_to_key_offsets(const BpLeaf *leaf, const char *stored, char *slot)
 {
 	const BpSlotDesc *desc = leaf->desc;
 
@@ -1943,7 +2132,12 @@ refer_to_key_offsets(const BpLeaf *leaf, char *slot)
 	{
 		char	   *field = slot + desc->att_offset[i];
 
-		if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, slot, i))
+		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
+			continue;
+		if (i == 0 && leaf->key_strip > 0)
+			bp_set_key_ref(field, code_key_offset(first_key_code(leaf, stored),
+												  desc->columns.length[0]));
+		else
 			bp_set_key_ref(field, (uint64) ((const char *) (uintptr_t) bp_key_ref(field) -
 											leaf->keys));
 	}
@@ -2007,7 +2201,7 @@ bp_leaf_check(BpLeaf *leaf, BpLeafWork *work)
 					!key_has_shared_prefix(leaf, work->slot))
 					problem = "a key lacks the prefix its leaf's fences share";
 				if (leaf->keyed)
-					refer_to_key_offsets(leaf, work->slot);
+					refer_to_key_offsets(leaf, stored, work->slot);
 				if (!encode_entry(leaf, work->slot, work->stored) ||
 					memcmp(work->stored, stored, leaf->width) != 0)
 					problem = "a packed entry does not decode to a value of its codec";
@@ -2068,12 +2262,81 @@ codec_holds(const BpSlotDesc *desc, const BpCodec *codec, const char *items,
 		uint32		block;
 		uint16		offset;
 
-		if (!slot_values(desc, items + (Size) k * desc->width, NULL, 0, values, &block,
+		if (!slot_values(desc, items + (Size) k * desc->width, NULL, 0, 0, values, &block,
 						 &offset) ||
 			!bpc_encode(codec, values, block, offset, out))
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Bytes the keys of the planned entries take in a leaf that stores them
+ * without their first key_strip bytes (at most: bp_slot_new_keys_size
+ * counts a 4-byte header's worst alignment, which a shorter key keeps at
+ * most).
+ */
+static Size
+planned_key_bytes(const BpLeafPlanner *planner, uint16 key_strip)
+{
+	Size		stripped = (Size) planner->distinct_keys * key_strip;
+
+	return planner->key_bytes > stripped ? planner->key_bytes - stripped : 0;
+}
+
+/* Bytes at the start of two keys (varlenas) that are the same. */
+static Size
+common_key_prefix(const char *a, const char *b, bool blank_padded)
+{
+	Size		len = Min(VARSIZE_ANY_EXHDR(a), VARSIZE_ANY_EXHDR(b));
+	Size		n = 0;
+
+	/* bpchar's trailing blanks do not count: stop before any blank */
+	while (n < len && VARDATA_ANY(a)[n] == VARDATA_ANY(b)[n] &&
+		   !(blank_padded && VARDATA_ANY(a)[n] == ' '))
+		n++;
+	return n;
+}
+
+/*
+ * Does the first key of the logical slot lowkey (NULL: none) start with
+ * the first n bytes of key (a varlena; NULL: any)?  A leaf whose windows
+ * start after n bytes then takes its prefix from its low key, else it
+ * stores the prefix as a key of its own.
+ */
+static bool
+fence_starts_with(const BpSlotDesc *desc, const char *lowkey, const char *key,
+				  Size n)
+{
+	if (lowkey == NULL || bp_slot_isnull(desc, lowkey, 0))
+		return false;
+	return key == NULL ||
+		common_key_prefix(bp_key_field_value(desc, NULL, lowkey + desc->att_offset[0]),
+						  key, desc->blank_padded[0]) >= n;
+}
+
+/*
+ * Narrow the prefix that the planned entries' first keys share to the
+ * logical slot's key (a NULL key shares any).
+ */
+static void
+add_shared_prefix(BpLeafPlanner *planner, const char *slot)
+{
+	const BpSlotDesc *desc = planner->desc;
+	const char *key;
+
+	if (bp_slot_isnull(desc, slot, 0))
+		return;
+	key = bp_key_field_value(desc, NULL, slot + desc->att_offset[0]);
+	if (planner->first_key == NULL)
+	{
+		planner->first_key = key;
+		planner->shared_prefix = common_key_prefix(key, key, desc->blank_padded[0]);
+	}
+	else
+		planner->shared_prefix = Min(planner->shared_prefix,
+									 common_key_prefix(planner->first_key, key,
+													   desc->blank_padded[0]));
 }
 
 /* Start planning a leaf with no entries yet. */
@@ -2090,6 +2353,8 @@ bp_leaf_planner_start(BpLeafPlanner *planner, const BpSlotDesc *desc,
 	planner->key_bytes = 0;
 	planner->distinct_keys = 0;
 	planner->last = NULL;
+	planner->first_key = NULL;
+	planner->shared_prefix = 0;
 	bpc_range_init(&planner->range, desc->ncolumns);
 }
 
@@ -2116,13 +2381,18 @@ bp_leaf_planner_add(BpLeafPlanner *planner, const char *slot)
 		planner->key_bytes += new_keys;
 		planner->distinct_keys += new_keys > 0;
 		planner->last = slot;
+		if (bytewise_single_key(planner->desc))
+			add_shared_prefix(planner, slot);
+		/* a plan that strips more than the keys now share no longer holds */
 		planner->have_plan = planner->have_plan &&
 			planner->nentries <= planner->plan.capacity &&
-			planner->key_bytes <= planner->plan.key_room;
+			planner->plan.key_strip <= planner->shared_prefix &&
+			planned_key_bytes(planner, planner->plan.key_strip) <=
+			planner->plan.key_room;
 	}
 	if (planner->packable)
 	{
-		planner->packable = slot_values(planner->desc, slot, NULL, 0, values, &block,
+		planner->packable = slot_values(planner->desc, slot, NULL, 0, 0, values, &block,
 										&offset);
 		if (planner->packable)
 			bpc_range_add(&planner->range, values, block, offset);
@@ -2247,16 +2517,23 @@ plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
 	const BpSlotDesc *desc = planner->desc;
 	Size		fence_keys = (lowkey ? bp_slot_keys_size(desc, lowkey) : 0) +
 		(highkey ? bp_slot_keys_size(desc, highkey) : 0);
+	uint16		key_strip = plan->packed && bytewise_single_key(desc) ?
+		(uint16) planner->shared_prefix : 0;
+	Size		key_bytes = planned_key_bytes(planner, key_strip);
 	double		avg = planner->nentries > 0 ?
-		(double) planner->key_bytes / planner->nentries : DEFAULT_ENTRY_KEY_BYTES;
+		(double) key_bytes / planner->nentries : DEFAULT_ENTRY_KEY_BYTES;
 	double		fresh = planner->distinct_keys > 0 ?
-		(double) planner->key_bytes / planner->distinct_keys : avg;
+		(double) key_bytes / planner->distinct_keys : avg;
 	uint16		width = plan->packed ? plan->codec.width : desc->width;
+
+	plan->key_strip = key_strip;
+	if (key_strip > 0 && !fence_starts_with(desc, lowkey, planner->first_key, key_strip))
+		fence_keys += key_strip + VARHDRSZ + ALIGNOF_INT - 1;	/* own prefix key */
 
 	plan_keyed_layout(bp_leaf_region_room(desc, width), width,
 					  planner->opts, fence_keys, avg, fresh, plan);
 	plan->fill_target = keyed_fill_target(plan, planner->opts->fillfactor, avg);
-	if (planner->key_bytes > plan->key_room)
+	if (key_bytes > plan->key_room)
 		plan->capacity = Min(Min(plan->capacity,
 								 (int) (avg > 0 ? plan->key_room / avg : plan->capacity)),
 							 planner->nentries - 1);
@@ -2317,6 +2594,7 @@ bp_leaf_planner_plan(BpLeafPlanner *planner, const char *lowkey,
 	planner_layout(planner, plan->packed ? plan->codec.width : desc->width,
 				   &plan->layout);
 	plan->key_room = 0;
+	plan->key_strip = 0;
 	plan->capacity = bpa_block_capacity(&plan->layout);
 	plan->fill_target = bpa_fill_target(&plan->layout, planner->opts->fillfactor);
 	return plan->capacity;
@@ -2340,20 +2618,6 @@ bp_leaf_plan(const BpSlotDesc *desc, const BpOptions *opts, const char *items,
 								plan);
 }
 
-/* Bytes at the start of two keys (varlenas) that are the same. */
-static Size
-common_key_prefix(const char *a, const char *b, bool blank_padded)
-{
-	Size		len = Min(VARSIZE_ANY_EXHDR(a), VARSIZE_ANY_EXHDR(b));
-	Size		n = 0;
-
-	/* bpchar's trailing blanks do not count: stop before any blank */
-	while (n < len && VARDATA_ANY(a)[n] == VARDATA_ANY(b)[n] &&
-		   !(blank_padded && VARDATA_ANY(a)[n] == ' '))
-		n++;
-	return n;
-}
-
 /*
  * Where the windows of an ordered first column start: after the prefix
  * that the keys of its fences (logical slots, either may be NULL) share;
@@ -2372,11 +2636,12 @@ window_start_ordered(const BpSlotDesc *desc, const char *lowkey,
 }
 
 /*
- * Where the windows of a packed leaf's first column start: for ordered
- * windows, window_start_ordered; for others, after the prefix that the
- * keys of its n entries (logical slots) share, so that the windows tell
- * most of them apart (any start would do for equality).  0 if the first
- * column is not a key.
+ * Where the windows of a packed leaf's first column start: after the
+ * prefix that the keys of its n entries (logical slots) share, so that
+ * the windows tell most of them apart (any start would do for equality);
+ * with other key columns after an ordered one, window_start_ordered.  0
+ * if the first column is not a key.  The prefix of one ordered key column
+ * stops before any blank of a bpchar, which its order ignores at the end.
  */
 static uint16
 key_window_start(const BpSlotDesc *desc, const char *lowkey, const char *highkey,
@@ -2384,10 +2649,11 @@ key_window_start(const BpSlotDesc *desc, const char *lowkey, const char *highkey
 {
 	const char *first = NULL;
 	Size		shared = BP_MAX_KEY_SIZE;
+	bool		blank_padded = bytewise_single_key(desc) && desc->blank_padded[0];
 
 	if (desc->att_len[0] != -1)
 		return 0;
-	if (windows_ordered(desc))
+	if (windows_ordered(desc) && !bytewise_single_key(desc))
 		return window_start_ordered(desc, lowkey, highkey);
 	for (int k = 0; k < n; k++)
 	{
@@ -2399,7 +2665,7 @@ key_window_start(const BpSlotDesc *desc, const char *lowkey, const char *highkey
 		key = bp_key_field_value(desc, NULL, slot + desc->att_offset[0]);
 		if (first == NULL)
 			first = key;
-		shared = Min(shared, common_key_prefix(first, key, false));
+		shared = Min(shared, common_key_prefix(first, key, blank_padded));
 	}
 	return first == NULL ? 0 : (uint16) shared;
 }
@@ -2418,7 +2684,7 @@ bp_leaf_windows_hold(Page page, const BpSlotDesc *desc)
 	char		high[BP_MAX_SLOT_WIDTH];
 
 	if (header->encoding != BP_LEAF_PACKED || header->window_start == 0 ||
-		!windows_ordered(desc))
+		!windows_ordered(desc) || header->prefix_offset != 0)
 		return true;
 	if (!(flags & BP_HAS_LOW) || !(flags & BP_HAS_HIGH))
 		return false;
@@ -2429,14 +2695,15 @@ bp_leaf_windows_hold(Page page, const BpSlotDesc *desc)
 
 /*
  * Store the fences and the n sorted logical slots of a keyed leaf being
- * filled (its region initialized) with their keys in its key area; returns
- * the slots as stored, to build the region from.  Equal neighbours share
+ * filled (its region initialized) with their keys in its key area, the
+ * entries' first keys without their first key_strip bytes; returns the
+ * slots as stored, to build the region from.  Equal neighbours share
  * their keys.
  */
 static char *
 store_keyed_entries(Page page, const BpSlotDesc *desc, char *region,
 					const char *items, int n, const char *lowkey,
-					const char *highkey)
+					const char *highkey, uint16 key_strip)
 {
 	Size		floor = region_end(page, region);
 	char	   *stored = palloc((Size) Max(n, 1) * desc->width);
@@ -2451,19 +2718,51 @@ store_keyed_entries(Page page, const BpSlotDesc *desc, char *region,
 	{
 		fits = bp_slot_to_page(desc, page, floor, lowkey, NULL,
 							   bp_page_lowkey(page));
-		same = bp_page_lowkey(page);
+		/* a fence's key is whole: stripped entries share none with it */
+		same = key_strip == 0 ? bp_page_lowkey(page) : NULL;
 	}
 	for (int k = 0; k < n && fits; k++)
 	{
 		char	   *dst = stored + (Size) k * desc->width;
 
-		fits = bp_slot_to_page(desc, page, floor, items + (Size) k * desc->width,
-							   same, dst);
+		fits = store_entry_slot(desc, page, floor, key_strip,
+								items + (Size) k * desc->width, same, dst);
 		same = dst;
 	}
 	if (!fits)
 		elog(ERROR, "bpindex: the keys of a leaf do not fit its plan");
 	return stored;
+}
+
+/*
+ * Where the prefix of window_start bytes that the first keys of a keyed
+ * leaf being filled share lies in its key area: in its low key if that
+ * starts with it (it then stays, should page deletion move the low key),
+ * else in a key of its own, made from the first of the n logical slots
+ * whose key is not NULL.
+ */
+static uint16
+store_leaf_prefix(Page page, const BpSlotDesc *desc, const char *region,
+				  const char *lowkey, const char *items, int n,
+				  uint16 window_start)
+{
+	const char *first = NULL;
+	char		prefix[BP_KEYS_BUFSIZE];
+	Size		offset;
+
+	for (int k = 0; k < n && first == NULL; k++)
+		if (!bp_slot_isnull(desc, items + (Size) k * desc->width, 0))
+			first = bp_key_field_value(desc, NULL,
+									   items + (Size) k * desc->width + desc->att_offset[0]);
+	if (fence_starts_with(desc, lowkey, first, window_start))
+		return bp_key_ref(bp_page_lowkey(page) + desc->att_offset[0]);
+	Assert(first != NULL);
+	SET_VARSIZE(prefix, VARHDRSZ + window_start);
+	memcpy(VARDATA(prefix), VARDATA_ANY(first), window_start);
+	offset = bp_page_add_key(page, region_end(page, region), prefix);
+	if (offset == 0)
+		elog(ERROR, "bpindex: the keys of a leaf do not fit its plan");
+	return (uint16) offset;
 }
 
 /*
@@ -2482,6 +2781,7 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 	char	   *stored = (char *) items;
 	char	   *keyed = NULL;
 	uint16		window_start = 0;
+	uint16		key_strip = 0;
 
 	Assert(n <= bpa_block_capacity(&plan->layout));
 	if (lowkey)
@@ -2493,12 +2793,23 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 	if (plan->packed)
 		leaf_header(page, desc)->window_start = window_start =
 			key_window_start(desc, lowkey, highkey, items, n);
+	if (plan->key_strip > 0 && window_start > 0)
+	{
+		Assert(window_start == plan->key_strip);
+		key_strip = window_start;
+		leaf_header(page, desc)->flags |= LEAF_KEYS_STRIPPED;
+	}
 	((PageHeader) page)->pd_lower -= dead_marks_size(desc, width);
 	region = leaf_region(page, desc);
 	bpa_init(region, &plan->layout);
 	if (desc->has_keys)
+	{
 		stored = keyed = store_keyed_entries(page, desc, region, items, n,
-											 lowkey, highkey);
+											 lowkey, highkey, key_strip);
+		if (window_start > 0 && windows_ordered(desc))
+			leaf_header(page, desc)->prefix_offset =
+				store_leaf_prefix(page, desc, region, lowkey, items, n, window_start);
+	}
 	else
 	{
 		if (lowkey)
@@ -2520,7 +2831,7 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 			uint16		offset;
 
 			if (!slot_values(desc, source + (Size) k * desc->width, page,
-							 window_start, values,
+							 window_start, key_strip, values,
 							 &block, &offset) ||
 				!bpc_encode(&plan->codec, values, block, offset,
 							(uint8 *) stored + (Size) k * width))

@@ -63,6 +63,9 @@ alloc_pos(BpScanPos *pos, const BpSlotDesc *desc)
 	pos->lowkey = palloc(desc->width);
 	pos->highkey = palloc(desc->width);
 	pos->keys = desc->has_keys ? palloc(BLCKSZ) : NULL;
+	pos->key_cxt = desc->has_keys ?
+		AllocSetContextCreate(CurrentMemoryContext, "bpindex scan position keys",
+							  ALLOCSET_DEFAULT_SIZES) : NULL;
 	pos->buf = InvalidBuffer;
 	pos->valid = false;
 }
@@ -98,6 +101,7 @@ copy_pos(BpScanPos *dst, const BpScanPos *src, const BpSlotDesc *desc)
 	char	   *lowkey = dst->lowkey;
 	char	   *highkey = dst->highkey;
 	char	   *keys = dst->keys;
+	MemoryContext key_cxt = dst->key_cxt;
 	int			capacity = dst->capacity;
 
 	release_pos(dst);
@@ -107,6 +111,7 @@ copy_pos(BpScanPos *dst, const BpScanPos *src, const BpSlotDesc *desc)
 	dst->lowkey = lowkey;
 	dst->highkey = highkey;
 	dst->keys = keys;
+	dst->key_cxt = key_cxt;
 	if (BufferIsValid(dst->buf))
 		IncrBufferRefCount(dst->buf);
 	if (!src->valid)
@@ -117,11 +122,15 @@ copy_pos(BpScanPos *dst, const BpScanPos *src, const BpSlotDesc *desc)
 	memcpy(dst->highkey, src->highkey, width);
 	if (keys)
 	{
-		/* the slots' keys move to dst's copy of the leaf */
+		/* the slots' keys move to dst's copy of the leaf and context */
 		memcpy(keys, src->keys, BLCKSZ);
-		bp_slots_rebase(desc, dst->items, dst->nitems, src->keys, keys);
-		bp_slots_rebase(desc, dst->lowkey, 1, src->keys, keys);
-		bp_slots_rebase(desc, dst->highkey, 1, src->keys, keys);
+		MemoryContextReset(key_cxt);
+		bp_slots_rebase(desc, dst->items, dst->nitems, src->keys, keys, key_cxt);
+		/* a fence the leaf lacks is all zeros, with no key to move */
+		if (dst->flags & BP_HAS_LOW)
+			bp_slots_rebase(desc, dst->lowkey, 1, src->keys, keys, NULL);
+		if (dst->flags & BP_HAS_HIGH)
+			bp_slots_rebase(desc, dst->highkey, 1, src->keys, keys, NULL);
 	}
 }
 
@@ -272,9 +281,15 @@ bp_endscan(IndexScanDesc scan)
 	if (so->mark.items)
 		pfree(so->mark.items);
 	if (so->pos.keys)
+	{
 		pfree(so->pos.keys);
+		MemoryContextDelete(so->pos.key_cxt);
+	}
 	if (so->mark.keys)
+	{
 		pfree(so->mark.keys);
+		MemoryContextDelete(so->mark.key_cxt);
+	}
 	pfree(so->bound_keys);
 	bp_leaf_work_free(&so->work);
 	pfree(so->bound);
@@ -375,6 +390,11 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 	pos->flags = opaque->flags;
 	pos->rightlink = opaque->rightlink;
 	bp_leaf_open(&leaf, page, &so->slot);
+	if (pos->key_cxt)
+	{
+		MemoryContextReset(pos->key_cxt);
+		leaf.key_cxt = pos->key_cxt;
+	}
 	/* keys: the whole key area, or a point scan's few after the copy */
 	if (!so->point)
 		bp_leaf_copy_keys(&leaf, pos->keys);
@@ -847,6 +867,12 @@ collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
 	int			n;
 
 	bp_leaf_open(&leaf, page, &so->slot);
+	if (so->pos.key_cxt)
+	{
+		/* keys rebuilt whole serve this leaf's tests only */
+		MemoryContextReset(so->pos.key_cxt);
+		leaf.key_cxt = so->pos.key_cxt;
+	}
 	n = bp_leaf_count(&leaf);
 	if (n > visit->capacity)
 	{

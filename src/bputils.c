@@ -123,18 +123,28 @@ init_itup_layout(BpSlotDesc *desc, const char *aligns)
 }
 
 /*
+ * Is the order of a variable-length key column with this comparison
+ * function and collation bytewise: bytea, and text, varchar and bpchar
+ * under a C collation?
+ */
+bool
+bp_key_order_bytewise(Oid proc, Oid collation)
+{
+	if (proc == F_BTTEXTCMP || proc == F_BPCHARCMP)
+		return bp_collation_is_c(collation);
+	return proc == F_BYTEACMP;
+}
+
+/*
  * A variable-length key column takes a key field (bpindex.h); its
- * prefixes decide its order when the order is bytewise: bytea, and text,
- * varchar and bpchar under a C collation.
+ * prefixes decide its order when the order is bytewise.
  */
 static void
 init_key_column(BpSlotDesc *desc, int att, int16 *length, char *align)
 {
 	Oid			proc = desc->cmp_proc[att]->fn_oid;
-	bool		bytewise = proc == F_BYTEACMP;
+	bool		bytewise = bp_key_order_bytewise(proc, desc->collation[att]);
 
-	if (proc == F_BTTEXTCMP || proc == F_BPCHARCMP)
-		bytewise = bp_collation_is_c(desc->collation[att]);
 	desc->has_keys = true;
 	desc->att_byval[att] = false;
 	desc->blank_padded[att] = proc == F_BPCHARCMP;
@@ -990,8 +1000,8 @@ bp_slot_from_page(const BpSlotDesc *desc, const char *page, const char *keys,
 }
 
 /* Are two keys (varlenas of any header) the same bytes? */
-static bool
-keys_equal(const char *a, const char *b)
+bool
+bp_keys_equal(const char *a, const char *b)
 {
 	return VARSIZE_ANY_EXHDR(a) == VARSIZE_ANY_EXHDR(b) &&
 		memcmp(VARDATA_ANY(a), VARDATA_ANY(b), VARSIZE_ANY_EXHDR(a)) == 0;
@@ -1018,7 +1028,7 @@ bp_slot_new_keys_size(const BpSlotDesc *desc, const char *slot,
 			continue;
 		key = bp_key_field_value(desc, NULL, slot + desc->att_offset[i]);
 		if (prev != NULL && !bp_slot_isnull(desc, prev, i) &&
-			keys_equal(key, bp_key_field_value(desc, NULL, prev + desc->att_offset[i])))
+			bp_keys_equal(key, bp_key_field_value(desc, NULL, prev + desc->att_offset[i])))
 			continue;
 		key_size = bp_key_stored_size(key);
 		size += key_size > VARATT_SHORT_MAX ? key_size + ALIGNOF_INT - 1 : key_size;
@@ -1078,7 +1088,7 @@ bp_slot_to_page(const BpSlotDesc *desc, Page page, Size floor,
 		{
 			const char *other = bp_key_field_value(desc, page, same + desc->att_offset[i]);
 
-			if (keys_equal(key, other))
+			if (bp_keys_equal(key, other))
 				offset = other - (const char *) page;
 		}
 		if (offset == 0)
@@ -1192,11 +1202,12 @@ bp_slot_resolve_offsets(const BpSlotDesc *desc, char *slot, const char *keys)
 /*
  * Point the keys of n logical slots that lie in the BLCKSZ bytes at from
  * to the same offsets of to, copying their bytes there if copy_bytes (to
- * is not yet a copy of from).
+ * is not yet a copy of from); copy the others into outside_cxt, if not
+ * NULL.
  */
 static void
 move_slot_keys(const BpSlotDesc *desc, char *slots, int n, const char *from,
-			   char *to, bool copy_bytes)
+			   char *to, bool copy_bytes, MemoryContext outside_cxt)
 {
 	for (int k = 0; desc->has_keys && k < n; k++)
 	{
@@ -1210,6 +1221,14 @@ move_slot_keys(const BpSlotDesc *desc, char *slots, int n, const char *from,
 			if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
 				continue;
 			key = bp_key_field_value(desc, NULL, field);
+			if ((key < from || key >= from + BLCKSZ) && outside_cxt)
+			{
+				char	   *copy = MemoryContextAlloc(outside_cxt, VARSIZE_ANY(key));
+
+				memcpy(copy, key, VARSIZE_ANY(key));
+				bp_set_key_ref(field, (uint64) (uintptr_t) copy);
+				continue;
+			}
 			if (key < from || key >= from + BLCKSZ)
 				continue;
 			if (copy_bytes)
@@ -1221,13 +1240,14 @@ move_slot_keys(const BpSlotDesc *desc, char *slots, int n, const char *from,
 
 /*
  * Move the keys of n logical slots that point into the BLCKSZ bytes at
- * from to the same places in to (a copy of them).
+ * from to the same places in to (a copy of them), and copy the others
+ * (keys rebuilt whole from a leaf that strips them) into outside_cxt.
  */
 void
 bp_slots_rebase(const BpSlotDesc *desc, char *slots, int n, const char *from,
-				char *to)
+				char *to, MemoryContext outside_cxt)
 {
-	move_slot_keys(desc, slots, n, from, to, false);
+	move_slot_keys(desc, slots, n, from, to, false, outside_cxt);
 }
 
 /*
@@ -1238,7 +1258,7 @@ void
 bp_slots_detach_keys(const BpSlotDesc *desc, char *slots, int n,
 					 const char *page, char *copy)
 {
-	move_slot_keys(desc, slots, n, page, copy, true);
+	move_slot_keys(desc, slots, n, page, copy, true, NULL);
 }
 
 /*
