@@ -52,8 +52,8 @@ typedef struct BpLeafHeader
 
 /*
  * The keys of the first column of a packed leaf's entries are stored
- * without the first window_start bytes, the prefix its fences share
- * (key_strip_for).  Fences keep their keys whole.
+ * without their first window_start bytes, the prefix they all share
+ * (key_window_start, shared_prefix).  Fences keep their keys whole.
  */
 #define LEAF_KEYS_STRIPPED	0x01
 
