@@ -147,7 +147,7 @@ check_leaf(CheckState *state, BlockNumber blkno, Page page)
 
 	bp_leaf_open(&leaf, page, &state->slot);
 	MemoryContextReset(state->leaf_cxt);
-	leaf.key_cxt = state->leaf_cxt;
+	bp_leaf_rebuild_keys_in(&leaf, state->leaf_cxt);
 	problem = bp_leaf_check(&leaf, &state->work);
 	if (problem)
 		report_violation(state, blkno, "The leaf's buffered partitioned array is invalid: %s.",

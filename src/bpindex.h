@@ -333,6 +333,8 @@ extern const char *bp_page_key(const BpSlotDesc *desc, const char *page,
 
 extern void bp_report_key_pointer(uint64 ref);
 extern bool bp_keys_equal(const char *a, const char *b);
+extern Size bp_page_store_key(const BpSlotDesc *desc, Page page, Size floor,
+							  const char *key, const char *same_field);
 extern bool bp_key_order_bytewise(Oid proc, Oid collation);
 
 /* Three-way comparison of two key prefixes, bytewise. */
@@ -471,6 +473,11 @@ typedef struct BpLeaf
 								 * without (their shared prefix), or 0 */
 	MemoryContext key_cxt;		/* where entries' keys read whole from a
 								 * leaf that strips them are rebuilt */
+	char	   *rebuilt_next;	/* free room of the chunk of key_cxt they
+								 * are rebuilt in, NULL before the first */
+	char	   *rebuilt_end;
+	const char *prefix;			/* the prefix every first key shares, once
+								 * read (shared_prefix) */
 	uint16		width;			/* bytes of a stored entry */
 	BpaCompareFn compare;		/* order of stored entries */
 	void	   *compare_arg;
@@ -847,6 +854,7 @@ extern bool bp_choose_plain_layout(const BpOptions *opts, int ncolumns,
 extern void bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc);
 extern const char *bp_leaf_check_shape(Page page, const BpSlotDesc *desc);
 extern void bp_leaf_copy_keys(BpLeaf *leaf, char *copy);
+extern void bp_leaf_rebuild_keys_in(BpLeaf *leaf, MemoryContext cxt);
 extern bool bp_leaf_has_key_room(const BpLeaf *leaf, const char *slot);
 extern Size bp_leaf_key_floor(Page page, const BpSlotDesc *desc);
 extern bool bp_leaf_windows_hold(Page page, const BpSlotDesc *desc);

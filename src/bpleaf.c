@@ -60,6 +60,16 @@ typedef struct BpLeafHeader
 #define SIGN64		(UINT64CONST(1) << 63)
 
 
+/*
+ * Leaves strip the prefix their keys share only when it has at least this
+ * many bytes: every read of a stripped entry rebuilds its key whole, which
+ * costs a range scan more than the fewer pages of a shorter prefix save.
+ */
+#define MIN_KEY_STRIP		8
+
+/* Bytes of the chunks that keys read whole from a leaf are rebuilt in. */
+#define REBUILT_CHUNK_SIZE	8192
+
 /* Bytes of keys a keyed leaf plans for each entry before it has any. */
 #define DEFAULT_ENTRY_KEY_BYTES	16
 
@@ -523,7 +533,7 @@ code_key_offset(const uint8 *code, int length)
  * The shared prefix of the keys of a packed leaf: the start of the key at
  * its prefix_offset (its low fence's when the leaf was filled), whose
  * first window_start bytes every key of the leaf has (key_window_start);
- * "" when the windows start at 0.
+ * "" when the windows start at 0.  Read once per opening of the leaf.
  */
 static const char *
 shared_prefix(const BpLeaf *leaf)
@@ -534,6 +544,8 @@ shared_prefix(const BpLeaf *leaf)
 
 	if (leaf->window_start == 0)
 		return "";
+	if (leaf->prefix != NULL)
+		return leaf->prefix;
 	if (offset == 0)
 		offset = bp_key_ref(bp_page_lowkey(leaf->page) + desc->att_offset[0]);
 	key = bp_page_key(leaf->desc, leaf->page, offset);
@@ -547,7 +559,32 @@ shared_prefix(const BpLeaf *leaf)
 						name ? name : "?"),
 				 errhint("Please REINDEX the index.")));
 	}
-	return VARDATA_ANY(key);
+	unconstify(BpLeaf *, leaf)->prefix = VARDATA_ANY(key);
+	return leaf->prefix;
+}
+
+/*
+ * Room for size bytes (a key rebuilt whole) in leaf->key_cxt, carved from
+ * chunks of REBUILT_CHUNK_SIZE bytes, which live as long as that context.
+ */
+static char *
+rebuilt_key_space(const BpLeaf *leaf, Size size)
+{
+	BpLeaf	   *owner = unconstify(BpLeaf *, leaf);
+	char	   *space;
+
+	size = MAXALIGN(size);
+	if (owner->rebuilt_next == NULL ||
+		(Size) (owner->rebuilt_end - owner->rebuilt_next) < size)
+	{
+		Size		chunk = Max(size, REBUILT_CHUNK_SIZE);
+
+		owner->rebuilt_next = MemoryContextAlloc(leaf->key_cxt, chunk);
+		owner->rebuilt_end = owner->rebuilt_next + chunk;
+	}
+	space = owner->rebuilt_next;
+	owner->rebuilt_next += size;
+	return space;
 }
 
 /*
@@ -561,7 +598,7 @@ whole_entry_key(const BpLeaf *leaf, uint16 key_offset)
 	const char *stored = bp_page_key(leaf->desc, leaf->page, key_offset);
 	Size		len = VARSIZE_ANY_EXHDR(stored);
 	Size		size = VARHDRSZ + leaf->key_strip + len;
-	char	   *key = MemoryContextAlloc(leaf->key_cxt, size);
+	char	   *key = rebuilt_key_space(leaf, size);
 
 	SET_VARSIZE(key, size);
 	memcpy(VARDATA(key), shared_prefix(leaf), leaf->key_strip);
@@ -894,8 +931,8 @@ leaf_decodes(const BpLeaf *leaf)
  * Open the leaf in page for reading and writing its entries.  A keyed
  * leaf compares through the BpLeaf, which must stay where it is.  Keys
  * that a leaf stores stripped are rebuilt whole, as its entries are read,
- * in the current memory context, or in the one the caller puts into
- * leaf->key_cxt.
+ * in the current memory context, or in the one the caller gives
+ * (bp_leaf_rebuild_keys_in).
  */
 void
 bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
@@ -911,6 +948,8 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 	leaf->key_strip = (leaf_header(page, desc)->flags & LEAF_KEYS_STRIPPED) ?
 		leaf->window_start : 0;
 	leaf->key_cxt = CurrentMemoryContext;
+	leaf->rebuilt_next = leaf->rebuilt_end = NULL;
+	leaf->prefix = NULL;
 	if (leaf->packed)
 	{
 		const char *problem = bpc_load(leaf_codec_bytes(page, desc),
@@ -941,6 +980,17 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 		leaf->compare = bp_compare_slots;
 		leaf->compare_arg = (void *) desc;
 	}
+}
+
+/*
+ * Rebuild the keys that the leaf stores stripped, as its entries are read
+ * from now on, in cxt, which the caller resets once it is done with them.
+ */
+void
+bp_leaf_rebuild_keys_in(BpLeaf *leaf, MemoryContext cxt)
+{
+	leaf->key_cxt = cxt;
+	leaf->rebuilt_next = leaf->rebuilt_end = NULL;
 }
 
 /*
@@ -1051,7 +1101,7 @@ store_entry_slot(const BpSlotDesc *desc, Page page, Size floor,
 	char	   *field = stored + desc->att_offset[0];
 	const char *key;
 	Size		len;
-	Size		offset = 0;
+	Size		offset;
 
 	if (key_strip == 0)
 		return bp_slot_to_page(desc, page, floor, slot, same, dst);
@@ -1065,16 +1115,9 @@ store_entry_slot(const BpSlotDesc *desc, Page page, Size floor,
 			elog(ERROR, "bpindex: an entry's key is shorter than its leaf's shared prefix");
 		SET_VARSIZE(part, VARHDRSZ + len - key_strip);
 		memcpy(VARDATA(part), VARDATA_ANY(key) + key_strip, len - key_strip);
-		if (same != NULL && !bp_slot_isnull(desc, same, 0))
-		{
-			const char *other = bp_page_key(desc, page,
-											bp_key_ref(same + desc->att_offset[0]));
-
-			if (bp_keys_equal(part, other))
-				offset = other - (const char *) page;
-		}
-		if (offset == 0)
-			offset = bp_page_add_key(page, floor, part);
+		offset = bp_page_store_key(desc, page, floor, part,
+								   same != NULL && !bp_slot_isnull(desc, same, 0) ?
+								   same + desc->att_offset[0] : NULL);
 		if (offset == 0)
 			return false;
 		bp_set_key_ref(field, offset);
@@ -2517,8 +2560,9 @@ plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
 	const BpSlotDesc *desc = planner->desc;
 	Size		fence_keys = (lowkey ? bp_slot_keys_size(desc, lowkey) : 0) +
 		(highkey ? bp_slot_keys_size(desc, highkey) : 0);
-	uint16		key_strip = plan->packed && bytewise_single_key(desc) ?
-		(uint16) planner->shared_prefix : 0;
+	Size		window_start = plan->packed && bytewise_single_key(desc) ?
+		planner->shared_prefix : 0;
+	uint16		key_strip = window_start >= MIN_KEY_STRIP ? (uint16) window_start : 0;
 	Size		key_bytes = planned_key_bytes(planner, key_strip);
 	double		avg = planner->nentries > 0 ?
 		(double) key_bytes / planner->nentries : DEFAULT_ENTRY_KEY_BYTES;
@@ -2527,8 +2571,9 @@ plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
 	uint16		width = plan->packed ? plan->codec.width : desc->width;
 
 	plan->key_strip = key_strip;
-	if (key_strip > 0 && !fence_starts_with(desc, lowkey, planner->first_key, key_strip))
-		fence_keys += key_strip + VARHDRSZ + ALIGNOF_INT - 1;	/* own prefix key */
+	if (window_start > 0 &&
+		!fence_starts_with(desc, lowkey, planner->first_key, window_start))
+		fence_keys += window_start + VARHDRSZ + ALIGNOF_INT - 1;	/* own prefix key */
 
 	plan_keyed_layout(bp_leaf_region_room(desc, width), width,
 					  planner->opts, fence_keys, avg, fresh, plan);

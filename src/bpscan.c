@@ -393,7 +393,7 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 	if (pos->key_cxt)
 	{
 		MemoryContextReset(pos->key_cxt);
-		leaf.key_cxt = pos->key_cxt;
+		bp_leaf_rebuild_keys_in(&leaf, pos->key_cxt);
 	}
 	/* keys: the whole key area, or a point scan's few after the copy */
 	if (!so->point)
@@ -871,7 +871,7 @@ collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
 	{
 		/* keys rebuilt whole serve this leaf's tests only */
 		MemoryContextReset(so->pos.key_cxt);
-		leaf.key_cxt = so->pos.key_cxt;
+		bp_leaf_rebuild_keys_in(&leaf, so->pos.key_cxt);
 	}
 	n = bp_leaf_count(&leaf);
 	if (n > visit->capacity)

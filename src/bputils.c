@@ -1062,6 +1062,26 @@ bp_slot_key_prefixes_valid(const BpSlotDesc *desc, const char *slot)
 }
 
 /*
+ * The offset in the key area of page of key (a varlena): the key that
+ * same_field (a key field of a slot stored in page, or NULL) refers to if
+ * that is equal, else a copy added there (not below floor); 0 if it does
+ * not fit.
+ */
+Size
+bp_page_store_key(const BpSlotDesc *desc, Page page, Size floor,
+				  const char *key, const char *same_field)
+{
+	if (same_field != NULL)
+	{
+		const char *other = bp_key_field_value(desc, page, same_field);
+
+		if (bp_keys_equal(key, other))
+			return other - (const char *) page;
+	}
+	return bp_page_add_key(page, floor, key);
+}
+
+/*
  * Store the logical slot at dst in page, adding its keys to the key area
  * of page (not below floor) and referring to them by offset.  A key equal
  * to the same column's key of same (a slot stored in page, or NULL) is
@@ -1079,20 +1099,14 @@ bp_slot_to_page(const BpSlotDesc *desc, Page page, Size floor,
 	{
 		char	   *field = stored + desc->att_offset[i];
 		const char *key;
-		Size		offset = 0;
+		Size		offset;
 
 		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, stored, i))
 			continue;
 		key = bp_key_field_value(desc, NULL, field);
-		if (same != NULL && !bp_slot_isnull(desc, same, i))
-		{
-			const char *other = bp_key_field_value(desc, page, same + desc->att_offset[i]);
-
-			if (bp_keys_equal(key, other))
-				offset = other - (const char *) page;
-		}
-		if (offset == 0)
-			offset = bp_page_add_key(page, floor, key);
+		offset = bp_page_store_key(desc, page, floor, key,
+								   same != NULL && !bp_slot_isnull(desc, same, i) ?
+								   same + desc->att_offset[i] : NULL);
 		if (offset == 0)
 			return false;
 		bp_set_key_ref(field, offset);
