@@ -146,7 +146,6 @@ check_leaf(CheckState *state, BlockNumber blkno, Page page)
 	int			n;
 
 	bp_leaf_open(&leaf, page, &state->slot);
-	MemoryContextReset(state->leaf_cxt);
 	bp_leaf_rebuild_keys_in(&leaf, state->leaf_cxt);
 	problem = bp_leaf_check(&leaf, &state->work);
 	if (problem)

@@ -453,14 +453,9 @@ bounds_shared_prefix(const AttStatsSlot *slot)
 
 	for (int v = 1; v < slot->nvalues; v++)
 	{
-		const char *a = (const char *) PG_DETOAST_DATUM_PACKED(slot->values[v - 1]);
-		const char *b = (const char *) PG_DETOAST_DATUM_PACKED(slot->values[v]);
-		Size		len = Min(VARSIZE_ANY_EXHDR(a), VARSIZE_ANY_EXHDR(b));
-		Size		n = 0;
-
-		while (n < len && VARDATA_ANY(a)[n] == VARDATA_ANY(b)[n])
-			n++;
-		total += n;
+		total += bp_keys_common_prefix((const char *) PG_DETOAST_DATUM_PACKED(slot->values[v - 1]),
+									   (const char *) PG_DETOAST_DATUM_PACKED(slot->values[v]),
+									   false);
 	}
 	return slot->nvalues > 1 ? total / (slot->nvalues - 1) : 0;
 }

@@ -333,6 +333,8 @@ extern const char *bp_page_key(const BpSlotDesc *desc, const char *page,
 
 extern void bp_report_key_pointer(uint64 ref);
 extern bool bp_keys_equal(const char *a, const char *b);
+extern Size bp_keys_common_prefix(const char *a, const char *b,
+								  bool blank_padded);
 extern Size bp_page_store_key(const BpSlotDesc *desc, Page page, Size floor,
 							  const char *key, const char *same_field);
 extern bool bp_key_order_bytewise(Oid proc, Oid collation);

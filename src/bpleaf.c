@@ -984,11 +984,13 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 
 /*
  * Rebuild the keys that the leaf stores stripped, as its entries are read
- * from now on, in cxt, which the caller resets once it is done with them.
+ * from now on, in cxt, emptied first: the keys of the leaf the caller read
+ * before go.
  */
 void
 bp_leaf_rebuild_keys_in(BpLeaf *leaf, MemoryContext cxt)
 {
+	MemoryContextReset(cxt);
 	leaf->key_cxt = cxt;
 	leaf->rebuilt_next = leaf->rebuilt_end = NULL;
 }
@@ -2327,20 +2329,6 @@ planned_key_bytes(const BpLeafPlanner *planner, uint16 key_strip)
 	return planner->key_bytes > stripped ? planner->key_bytes - stripped : 0;
 }
 
-/* Bytes at the start of two keys (varlenas) that are the same. */
-static Size
-common_key_prefix(const char *a, const char *b, bool blank_padded)
-{
-	Size		len = Min(VARSIZE_ANY_EXHDR(a), VARSIZE_ANY_EXHDR(b));
-	Size		n = 0;
-
-	/* bpchar's trailing blanks do not count: stop before any blank */
-	while (n < len && VARDATA_ANY(a)[n] == VARDATA_ANY(b)[n] &&
-		   !(blank_padded && VARDATA_ANY(a)[n] == ' '))
-		n++;
-	return n;
-}
-
 /*
  * Does the first key of the logical slot lowkey (NULL: none) start with
  * the first n bytes of key (a varlena; NULL: any)?  A leaf whose windows
@@ -2354,7 +2342,7 @@ fence_starts_with(const BpSlotDesc *desc, const char *lowkey, const char *key,
 	if (lowkey == NULL || bp_slot_isnull(desc, lowkey, 0))
 		return false;
 	return key == NULL ||
-		common_key_prefix(bp_key_field_value(desc, NULL, lowkey + desc->att_offset[0]),
+		bp_keys_common_prefix(bp_key_field_value(desc, NULL, lowkey + desc->att_offset[0]),
 						  key, desc->blank_padded[0]) >= n;
 }
 
@@ -2374,11 +2362,11 @@ add_shared_prefix(BpLeafPlanner *planner, const char *slot)
 	if (planner->first_key == NULL)
 	{
 		planner->first_key = key;
-		planner->shared_prefix = common_key_prefix(key, key, desc->blank_padded[0]);
+		planner->shared_prefix = bp_keys_common_prefix(key, key, desc->blank_padded[0]);
 	}
 	else
 		planner->shared_prefix = Min(planner->shared_prefix,
-									 common_key_prefix(planner->first_key, key,
+									 bp_keys_common_prefix(planner->first_key, key,
 													   desc->blank_padded[0]));
 }
 
@@ -2675,7 +2663,7 @@ window_start_ordered(const BpSlotDesc *desc, const char *lowkey,
 	if (lowkey == NULL || highkey == NULL || bp_slot_isnull(desc, lowkey, 0) ||
 		bp_slot_isnull(desc, highkey, 0))
 		return 0;
-	return (uint16) common_key_prefix(bp_key_field_value(desc, NULL, lowkey + desc->att_offset[0]),
+	return (uint16) bp_keys_common_prefix(bp_key_field_value(desc, NULL, lowkey + desc->att_offset[0]),
 									  bp_key_field_value(desc, NULL, highkey + desc->att_offset[0]),
 									  desc->blank_padded[0]);
 }
@@ -2710,7 +2698,7 @@ key_window_start(const BpSlotDesc *desc, const char *lowkey, const char *highkey
 		key = bp_key_field_value(desc, NULL, slot + desc->att_offset[0]);
 		if (first == NULL)
 			first = key;
-		shared = Min(shared, common_key_prefix(first, key, blank_padded));
+		shared = Min(shared, bp_keys_common_prefix(first, key, blank_padded));
 	}
 	return first == NULL ? 0 : (uint16) shared;
 }

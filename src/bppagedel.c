@@ -225,31 +225,27 @@ set_leaf_fence(Relation index, Page page, bool high, const char *fence)
 	int			n;
 	bool		fits;
 
-	/* the entries first: a leaf that strips keys rebuilds them by its low key */
-	bp_leaf_work_init(&work, desc);
-	bp_leaf_open(&leaf, page, desc);
-	items = palloc((Size) Max(bp_leaf_count(&leaf), 1) * desc->width);
-	n = bp_leaf_sorted(&leaf, NULL, NULL, NULL, false, items, &work);
 	if (fence == NULL)
 	{
 		/* the leaf becomes the first of the level */
 		Assert(!high);
 		BpPageGetOpaque(page)->flags &= ~BP_HAS_LOW;
 		memset(bp_page_lowkey(page), 0, desc->width);
-		fits = bp_leaf_windows_hold(page, desc);
+		if (bp_leaf_windows_hold(page, desc))
+			return true;
 	}
-	else
-		fits = bp_page_set_fence(desc, page, high, fence) &&
-			bp_leaf_windows_hold(page, desc);
-	if (fits)
-	{
-		bp_leaf_work_free(&work);
+	else if (bp_page_set_fence(desc, page, high, fence) &&
+			 bp_leaf_windows_hold(page, desc))
 		return true;
-	}
 	if (high)
 		lowkey = bp_copy_page_fence(desc, page, false);
 	else
 		highkey = bp_copy_page_fence(desc, page, true);
+	/* a leaf that strips its keys keeps its prefix where prefix_offset says */
+	bp_leaf_work_init(&work, desc);
+	bp_leaf_open(&leaf, page, desc);
+	items = palloc((Size) Max(bp_leaf_count(&leaf), 1) * desc->width);
+	n = bp_leaf_sorted(&leaf, NULL, NULL, NULL, false, items, &work);
 	fits = n <= bp_leaf_plan(desc, &state->options, items, n, lowkey, highkey,
 							 NULL, &plan);
 	if (fits)

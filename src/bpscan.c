@@ -391,10 +391,7 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 	pos->rightlink = opaque->rightlink;
 	bp_leaf_open(&leaf, page, &so->slot);
 	if (pos->key_cxt)
-	{
-		MemoryContextReset(pos->key_cxt);
 		bp_leaf_rebuild_keys_in(&leaf, pos->key_cxt);
-	}
 	/* keys: the whole key area, or a point scan's few after the copy */
 	if (!so->point)
 		bp_leaf_copy_keys(&leaf, pos->keys);
@@ -867,12 +864,9 @@ collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
 	int			n;
 
 	bp_leaf_open(&leaf, page, &so->slot);
+	/* keys rebuilt whole serve this leaf's tests only */
 	if (so->pos.key_cxt)
-	{
-		/* keys rebuilt whole serve this leaf's tests only */
-		MemoryContextReset(so->pos.key_cxt);
 		bp_leaf_rebuild_keys_in(&leaf, so->pos.key_cxt);
-	}
 	n = bp_leaf_count(&leaf);
 	if (n > visit->capacity)
 	{

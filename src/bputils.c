@@ -999,6 +999,23 @@ bp_slot_from_page(const BpSlotDesc *desc, const char *page, const char *keys,
 	}
 }
 
+/*
+ * Bytes at the start of two keys (varlenas of any header) that are the
+ * same, stopping before any blank if blank_padded (bpchar's trailing
+ * blanks do not count).
+ */
+Size
+bp_keys_common_prefix(const char *a, const char *b, bool blank_padded)
+{
+	Size		len = Min(VARSIZE_ANY_EXHDR(a), VARSIZE_ANY_EXHDR(b));
+	Size		n = 0;
+
+	while (n < len && VARDATA_ANY(a)[n] == VARDATA_ANY(b)[n] &&
+		   !(blank_padded && VARDATA_ANY(a)[n] == ' '))
+		n++;
+	return n;
+}
+
 /* Are two keys (varlenas of any header) the same bytes? */
 bool
 bp_keys_equal(const char *a, const char *b)
