@@ -564,6 +564,20 @@ shared_prefix(const BpLeaf *leaf)
 }
 
 /*
+ * Where key data of len bytes lies against the first n bytes of the
+ * leaf's shared prefix: -1 below, 1 above, 0 if it starts with them.
+ */
+static int
+side_of_prefix(const BpLeaf *leaf, const char *data, Size len, Size n)
+{
+	int			c = memcmp(data, shared_prefix(leaf), Min(len, n));
+
+	if (c == 0 && len < n)
+		return -1;				/* a proper prefix of the shared one */
+	return (c > 0) - (c < 0);
+}
+
+/*
  * Room for size bytes (a key rebuilt whole) in leaf->key_cxt, carved from
  * chunks of REBUILT_CHUNK_SIZE bytes, which live as long as that context.
  */
@@ -779,12 +793,10 @@ compare_keyed(const void *a, const void *b, void *arg)
 static int
 strip_probe_key(const BpLeaf *leaf, const char **data, Size *len)
 {
-	int			c = memcmp(*data, shared_prefix(leaf), Min(*len, leaf->key_strip));
+	int			side = side_of_prefix(leaf, *data, *len, leaf->key_strip);
 
-	if (c != 0)
-		return c < 0 ? -1 : 1;
-	if (*len < leaf->key_strip)
-		return -1;
+	if (side != 0)
+		return side;
 	*data += leaf->key_strip;
 	*len -= leaf->key_strip;
 	return 0;
@@ -1062,8 +1074,7 @@ has_leaf_prefix(const BpLeaf *leaf, const char *slot)
 	data = bp_key_data(leaf->desc, 0,
 					   bp_key_field_value(leaf->desc, NULL, slot + leaf->desc->att_offset[0]),
 					   &len);
-	return len >= leaf->window_start &&
-		memcmp(data, shared_prefix(leaf), leaf->window_start) == 0;
+	return side_of_prefix(leaf, data, len, leaf->window_start) == 0;
 }
 
 /*
@@ -1393,11 +1404,9 @@ argument_window(const BpLeaf *leaf, const char *argument, uint8 *window)
 		key_window(leaf->desc, argument, leaf->window_start, window);
 		return 0;
 	}
-	c = memcmp(data, shared_prefix(leaf), Min(len, leaf->window_start));
-	if (c == 0 && len < leaf->window_start)
-		c = -1;					/* a proper prefix of the shared one */
+	c = side_of_prefix(leaf, data, len, leaf->window_start);
 	if (c != 0)
-		return c < 0 ? -1 : 1;
+		return c;
 	key_window(leaf->desc, argument, leaf->window_start, window);
 	return 0;
 }
@@ -2201,8 +2210,8 @@ key_has_shared_prefix(const BpLeaf *leaf, const char *slot)
 	if (bp_slot_isnull(desc, slot, 0))
 		return true;
 	key = bp_key_field_value(desc, NULL, slot + desc->att_offset[0]);
-	return VARSIZE_ANY_EXHDR(key) >= leaf->window_start &&
-		memcmp(VARDATA_ANY(key), shared_prefix(leaf), leaf->window_start) == 0;
+	return side_of_prefix(leaf, VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key),
+						  leaf->window_start) == 0;
 }
 
 /*
