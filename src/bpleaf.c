@@ -2352,7 +2352,7 @@ fence_starts_with(const BpSlotDesc *desc, const char *lowkey, const char *key,
 		return false;
 	return key == NULL ||
 		bp_keys_common_prefix(bp_key_field_value(desc, NULL, lowkey + desc->att_offset[0]),
-						  key, desc->blank_padded[0]) >= n;
+							  key, desc->blank_padded[0]) >= n;
 }
 
 /*
@@ -2376,7 +2376,7 @@ add_shared_prefix(BpLeafPlanner *planner, const char *slot)
 	else
 		planner->shared_prefix = Min(planner->shared_prefix,
 									 bp_keys_common_prefix(planner->first_key, key,
-													   desc->blank_padded[0]));
+														  desc->blank_padded[0]));
 }
 
 /* Start planning a leaf with no entries yet. */
@@ -2673,8 +2673,8 @@ window_start_ordered(const BpSlotDesc *desc, const char *lowkey,
 		bp_slot_isnull(desc, highkey, 0))
 		return 0;
 	return (uint16) bp_keys_common_prefix(bp_key_field_value(desc, NULL, lowkey + desc->att_offset[0]),
-									  bp_key_field_value(desc, NULL, highkey + desc->att_offset[0]),
-									  desc->blank_padded[0]);
+										  bp_key_field_value(desc, NULL, highkey + desc->att_offset[0]),
+										  desc->blank_padded[0]);
 }
 
 /*
