@@ -10,6 +10,7 @@ OBJS = \
 	src/bpa.o \
 	src/bpbuild.o \
 	src/bpbuildparallel.o \
+	src/bpbuildsort.o \
 	src/bpcheck.o \
 	src/bpcodec.o \
 	src/bpcost.o \

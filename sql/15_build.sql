@@ -1,11 +1,15 @@
 --
 -- 15_build: CREATE INDEX on one integer-like column sorts (key, heap TID)
--- pairs in memory, and hands them to a tuplesort once they would outgrow
--- maintenance_work_mem; other indexes always use the tuplesort.  Either
--- way the index holds every row, by key and then heap TID, NULLs last.
+-- pairs in memory, on one column of another type (or DESC, or NULLS FIRST)
+-- (sort key, value, TID) triples through the column's sort support, and
+-- hands either to a tuplesort once they would outgrow maintenance_work_mem;
+-- indexes of several columns always use the tuplesort.  Either way the
+-- index holds every row, by key and then heap TID.  DEBUG1 messages say
+-- which sort ran.
 --
 CREATE TABLE t_build (i2 int2, i4 int4, i8 int8, o oid, b bool, d date,
-                      ts timestamp, i4b int4)
+                      ts timestamp, i4b int4, tc text COLLATE "C", n numeric,
+                      f float8)
 WITH (autovacuum_enabled = off);
 -- 120,000 rows in a shuffled heap order: many duplicates, NULLs, and the
 -- extremes of each type (int8's largest value must still sort before NULL)
@@ -21,7 +25,14 @@ SELECT CASE WHEN g % 97 = 0 THEN NULL ELSE (g % 5003 - 2501)::int2 END,
        CASE WHEN g % 71 = 0 THEN NULL ELSE date '2000-01-01' + (g % 9001 - 4500) END,
        CASE WHEN g % 67 = 0 THEN NULL
             ELSE timestamp '2000-01-01' + (g % 70001 - 35000) * interval '37 minutes' END,
-       g % 1009
+       g % 1009,
+       CASE WHEN g % 61 = 0 THEN NULL
+            WHEN g % 3 = 0 THEN repeat('shared/prefix/', 4) || (g % 7001)
+            ELSE substr(md5((g % 30011)::text), 1, 1 + g % 9) END,
+       CASE WHEN g % 59 = 0 THEN NULL WHEN g % 1000 = 3 THEN 'NaN'
+            ELSE round((g % 20011 - 10005)::numeric / 7, 1 + g % 3) END,
+       CASE WHEN g % 53 = 0 THEN NULL WHEN g % 1000 = 4 THEN '-Infinity'
+            ELSE (g % 9001) * 0.25 END
 FROM generate_series(1, 120000) g
 ORDER BY hashint4(g);
 SELECT count(*), min(o), max(o), max(i8), min(i8) FROM t_build;
@@ -51,7 +62,8 @@ BEGIN
     RETURN via_index = via_sort AND cardinality(via_index) = 120000;
 END $$;
 
--- in memory (the default maintenance_work_mem holds the pairs)
+-- in memory (the default maintenance_work_mem holds the entries)
+SET client_min_messages = debug1;
 CREATE INDEX t_build_i2 ON t_build USING bpindex (i2);
 CREATE INDEX t_build_i4 ON t_build USING bpindex (i4);
 CREATE INDEX t_build_i8 ON t_build USING bpindex (i8);
@@ -59,22 +71,38 @@ CREATE INDEX t_build_o ON t_build USING bpindex (o);
 CREATE INDEX t_build_b ON t_build USING bpindex (b);
 CREATE INDEX t_build_d ON t_build USING bpindex (d);
 CREATE INDEX t_build_ts ON t_build USING bpindex (ts);
+-- other types and orders: values, with abbreviated keys where the type has them
+CREATE INDEX t_build_tc ON t_build USING bpindex (tc);
+CREATE INDEX t_build_n ON t_build USING bpindex (n);
+CREATE INDEX t_build_f ON t_build USING bpindex (f);
+CREATE INDEX t_build_i4_desc ON t_build USING bpindex (i4 DESC NULLS LAST);
+CREATE INDEX t_build_tc_first ON t_build USING bpindex (tc NULLS FIRST);
+CREATE INDEX t_build_n_desc ON t_build USING bpindex (n DESC NULLS LAST);
 -- two columns: always the tuplesort
 CREATE INDEX t_build_two ON t_build USING bpindex (i4b, i2);
+RESET client_min_messages;
 SELECT c.relname, build_order_matches(c.relname, cols) AS order_ok,
        (SELECT true FROM bpindex_check(c.oid, true)) AS check_ok,
        (SELECT entries FROM bpindex_stats(c.oid)) AS entries
 FROM (VALUES ('t_build_i2', 'i2'), ('t_build_i4', 'i4'), ('t_build_i8', 'i8'),
              ('t_build_o', 'o'), ('t_build_b', 'b'), ('t_build_d', 'd'),
-             ('t_build_ts', 'ts'), ('t_build_two', 'i4b, i2')) v(name, cols)
+             ('t_build_ts', 'ts'), ('t_build_two', 'i4b, i2'),
+             ('t_build_tc', 'tc'), ('t_build_n', 'n'), ('t_build_f', 'f'),
+             ('t_build_i4_desc', 'i4 DESC NULLS LAST'), ('t_build_tc_first', 'tc NULLS FIRST'),
+             ('t_build_n_desc', 'n DESC NULLS LAST')) v(name, cols)
 JOIN pg_class c ON c.relname = v.name
 ORDER BY 1;
 
--- with 1 MB of maintenance_work_mem (65,536 pairs) the pairs collected so
--- far move into a tuplesort; the index comes out the same, page for page
+-- with 1 MB of maintenance_work_mem (65,536 pairs, fewer values) the
+-- entries collected so far move into a tuplesort; the index comes out the
+-- same, page for page
 SET maintenance_work_mem = '1MB';
+SET client_min_messages = debug1;
 CREATE INDEX t_build_i8_spilled ON t_build USING bpindex (i8);
 CREATE INDEX t_build_o_spilled ON t_build USING bpindex (o);
+CREATE INDEX t_build_tc_spilled ON t_build USING bpindex (tc);
+CREATE INDEX t_build_n_desc_spilled ON t_build USING bpindex (n DESC NULLS LAST);
+RESET client_min_messages;
 RESET maintenance_work_mem;
 SELECT c.relname, (SELECT true FROM bpindex_check(c.oid, true)) AS check_ok,
        (SELECT count(*) FROM bp_page_entries(c.oid) WHERE region IN ('log', 'block')) AS entries,

@@ -4,15 +4,8 @@
  *	  CREATE INDEX for bpindex: sort, fill leaves left to right, build the
  *	  upper levels bottom-up, write the metapage last, WAL-log it all.
  *
- * Entries are sorted by (key columns, heap TID).  An index on one
- * integer-like column (int2, int4, int8, oid, bool, date, time, timestamp,
- * timestamptz)
- * collects (key, TID) pairs in memory and sorts them itself, reading them
- * back in order without chasing a pointer per entry; once the pairs would
- * outgrow maintenance_work_mem, and for every other index, a heap
- * tuplesort over (key columns, heap TID) sorts them, using the btree
- * ordering operators of the key columns' operator families, which agree
- * with support function 1.  Each leaf receives entries until it reaches
+ * Entries are sorted by (key columns, heap TID) (bpbuildsort.c).  Each
+ * leaf receives entries until it reaches
  * the fill target (bpa_fill_target) of the layout its own codec gives it
  * (bpleaf.c), spread evenly over its blocks so that every block keeps
  * free slots.  Blocks are allocated in order: block 0
@@ -40,37 +33,6 @@
 
 #include "bpindex.h"
 
-/*
- * An entry of an index on one integer-like column, as the in-memory sort
- * orders it: by key, NULLs last, then by heap TID.
- */
-typedef struct BpSortPair
-{
-	int64		key;			/* the key, widened; PG_INT64_MAX for NULL */
-	uint64		tid;			/* block << 16 | offset, PAIR_NULL_BIT for
-								 * NULL */
-} BpSortPair;
-
-#define PAIR_NULL_BIT	(UINT64CONST(1) << 62)
-#define PAIR_TID_MASK	((UINT64CONST(1) << 48) - 1)
-
-/* Three-way comparison of two pairs. */
-static inline int
-compare_pairs(const BpSortPair *a, const BpSortPair *b)
-{
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return (a->tid > b->tid) - (a->tid < b->tid);
-}
-
-#define ST_SORT sort_pairs
-#define ST_ELEMENT_TYPE BpSortPair
-#define ST_COMPARE(a, b) compare_pairs(a, b)
-#define ST_SCOPE static
-#define ST_DECLARE
-#define ST_DEFINE
-#include "lib/sort_template.h"
-
 /* (pivot, child) pairs of one level, waiting to get a parent. */
 typedef struct BpLevelItems
 {
@@ -90,13 +52,7 @@ typedef struct BpBuildState
 	int			internal_capacity;
 	int			fillfactor;
 
-	BpSortPair *pairs;			/* the in-memory sort's entries, or NULL */
-	int64		npairs;
-	int64		pairs_allocated;
-	int64		max_pairs;		/* as many as maintenance_work_mem holds */
-	Tuplesortstate *sort;		/* the tuplesort, or NULL */
-	TupleTableSlot *sort_slot;	/* virtual slot fed to the sort */
-	TupleTableSlot *sorted_slot;	/* minimal tuple slot read back */
+	BpBuildSort *sort;			/* the entries, sorted (bpbuildsort.c) */
 	double		indtuples;
 
 	char	   *leaf_items;		/* entries of the leaf being filled */
@@ -110,9 +66,6 @@ typedef struct BpBuildState
 	BpLevelItems level;			/* downlinks to the pages written so far */
 	PGAlignedBlock page;
 } BpBuildState;
-
-static void begin_sort(BpBuildState *state, int sortmem,
-					   SortCoordinate coordinate);
 
 /*
  * Compute the slot description and the leaf layout of an index, or raise
@@ -433,142 +386,6 @@ write_internal_level(BpBuildState *state, const BpLevelItems *items,
 	return parents;
 }
 
-/* Feed one entry to the tuplesort. */
-static void
-put_in_tuplesort(BpBuildState *state, Datum *values, bool *isnull,
-				 ItemPointer tid)
-{
-	TupleTableSlot *slot = state->sort_slot;
-	int			ncolumns = state->desc.ncolumns;
-
-	ExecClearTuple(slot);
-	memcpy(slot->tts_values, values, sizeof(Datum) * ncolumns);
-	memcpy(slot->tts_isnull, isnull, sizeof(bool) * ncolumns);
-	slot->tts_values[ncolumns] = PointerGetDatum(tid);
-	slot->tts_isnull[ncolumns] = false;
-	ExecStoreVirtualTuple(slot);
-	tuplesort_puttupleslot(state->sort, slot);
-}
-
-/* Can the in-memory sort of pairs order the index's entries? */
-static bool
-pairs_apply(const BpSlotDesc *desc)
-{
-	if (desc->ncolumns != 1 || desc->reverse[0] || desc->nulls_first[0])
-		return false;
-	switch (desc->cmp_kind[0])
-	{
-		case BP_CMP_INT2:
-		case BP_CMP_INT4:
-		case BP_CMP_INT8:
-		case BP_CMP_UINT32:
-		case BP_CMP_BOOL:
-			return true;
-		default:
-			return false;
-	}
-}
-
-/* The key of a column value of an integer-like kind, widened to int64. */
-static int64
-pair_key(BpCompareKind kind, Datum value)
-{
-	switch (kind)
-	{
-		case BP_CMP_INT2:
-			return DatumGetInt16(value);
-		case BP_CMP_INT4:
-			return DatumGetInt32(value);
-		case BP_CMP_INT8:
-			return DatumGetInt64(value);
-		case BP_CMP_UINT32:
-			return DatumGetObjectId(value);
-		case BP_CMP_BOOL:
-			return DatumGetBool(value);
-		default:
-			elog(ERROR, "bpindex: no pair key for comparison kind %d", kind);
-	}
-	return 0;					/* keep compiler quiet */
-}
-
-/* The column value of a pair's key (the inverse of pair_key). */
-static Datum
-pair_value(BpCompareKind kind, int64 key)
-{
-	switch (kind)
-	{
-		case BP_CMP_INT2:
-			return Int16GetDatum((int16) key);
-		case BP_CMP_INT4:
-			return Int32GetDatum((int32) key);
-		case BP_CMP_INT8:
-			return Int64GetDatum(key);
-		case BP_CMP_UINT32:
-			return ObjectIdGetDatum((Oid) key);
-		case BP_CMP_BOOL:
-			return BoolGetDatum(key != 0);
-		default:
-			elog(ERROR, "bpindex: no pair key for comparison kind %d", kind);
-	}
-	return (Datum) 0;			/* keep compiler quiet */
-}
-
-/* Decode a pair into a column value, its null flag and its heap TID. */
-static void
-unpack_pair(const BpSortPair *pair, BpCompareKind kind, Datum *value,
-			bool *isnull, ItemPointer tid)
-{
-	uint64		packed = pair->tid & PAIR_TID_MASK;
-
-	*isnull = (pair->tid & PAIR_NULL_BIT) != 0;
-	*value = *isnull ? (Datum) 0 : pair_value(kind, pair->key);
-	ItemPointerSet(tid, (BlockNumber) (packed >> 16),
-				   (OffsetNumber) (packed & 0xFFFF));
-}
-
-/* Move every pair collected so far into a new tuplesort. */
-static void
-spill_pairs(BpBuildState *state)
-{
-	BpCompareKind kind = state->desc.cmp_kind[0];
-
-	begin_sort(state, maintenance_work_mem, NULL);
-	for (int64 i = 0; i < state->npairs; i++)
-	{
-		Datum		value;
-		bool		isnull;
-		ItemPointerData tid;
-
-		unpack_pair(&state->pairs[i], kind, &value, &isnull, &tid);
-		put_in_tuplesort(state, &value, &isnull, &tid);
-	}
-	pfree(state->pairs);
-	state->pairs = NULL;
-	state->npairs = 0;
-}
-
-/* Add an entry to the pairs; false if maintenance_work_mem is used up. */
-static bool
-add_pair(BpBuildState *state, Datum value, bool isnull, ItemPointer tid)
-{
-	BpSortPair *pair;
-
-	if (state->npairs == state->pairs_allocated)
-	{
-		int64		grown = Min(state->pairs_allocated * 2, state->max_pairs);
-
-		if (grown <= state->npairs)
-			return false;
-		state->pairs = repalloc_huge(state->pairs, sizeof(BpSortPair) * grown);
-		state->pairs_allocated = grown;
-	}
-	pair = &state->pairs[state->npairs++];
-	pair->key = isnull ? PG_INT64_MAX : pair_key(state->desc.cmp_kind[0], value);
-	pair->tid = ((uint64) ItemPointerGetBlockNumber(tid) << 16) |
-		ItemPointerGetOffsetNumber(tid) | (isnull ? PAIR_NULL_BIT : 0);
-	return true;
-}
-
 /* Feed one heap tuple's index entry to the sort. */
 static void
 build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
@@ -576,92 +393,8 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 {
 	BpBuildState *state = (BpBuildState *) arg;
 
-	if (state->pairs != NULL && !add_pair(state, values[0], isnull[0], tid))
-		spill_pairs(state);
-	if (state->pairs == NULL)
-		put_in_tuplesort(state, values, isnull, tid);
+	bp_build_sort_put(state->sort, values, isnull, tid);
 	state->indtuples += 1;
-}
-
-/*
- * Start collecting pairs when the index allows it, sized by the heap's
- * estimated row count, else a tuplesort.
- */
-static void
-begin_collect(BpBuildState *state, Relation heap)
-{
-	double		estimate = Max(heap->rd_rel->reltuples, 0) * 1.05 + 1024;
-
-	if (!pairs_apply(&state->desc))
-	{
-		begin_sort(state, maintenance_work_mem, NULL);
-		return;
-	}
-	state->max_pairs = Max((int64) maintenance_work_mem * 1024 / sizeof(BpSortPair),
-						   1024);
-	state->pairs_allocated = Min((int64) Min(estimate, (double) PG_INT64_MAX / 2),
-								 state->max_pairs);
-	state->pairs = MemoryContextAllocHuge(CurrentMemoryContext,
-										  sizeof(BpSortPair) * state->pairs_allocated);
-}
-
-/*
- * Start a heap tuplesort over (key columns, INCLUDE columns, TID), ordered
- * by the btree "<" (or on DESC columns ">") operators of the key columns'
- * families, NULLs last or first as each column says, then by TID, in
- * sortmem kilobytes; coordinate: a participant's or the leader's sort of a
- * parallel build, or NULL.
- */
-static void
-begin_sort(BpBuildState *state, int sortmem, SortCoordinate coordinate)
-{
-	Relation	index = state->index;
-	int			natts = state->desc.natts;
-	int			ncolumns = state->desc.ncolumns;
-	TupleDesc	sortdesc = CreateTemplateTupleDesc(ncolumns + 1);
-	AttrNumber	attnums[INDEX_MAX_KEYS + 1];
-	Oid			operators[INDEX_MAX_KEYS + 1];
-	Oid			collations[INDEX_MAX_KEYS + 1];
-	bool		nulls_first[INDEX_MAX_KEYS + 1];
-
-	for (int i = 0; i < natts; i++)
-	{
-		Oid			type = index->rd_opcintype[i];
-		StrategyNumber strategy = state->desc.reverse[i] ?
-			BTGreaterStrategyNumber : BTLessStrategyNumber;
-
-		TupleDescCopyEntry(sortdesc, i + 1, RelationGetDescr(index), i + 1);
-		attnums[i] = i + 1;
-		operators[i] = get_opfamily_member(index->rd_opfamily[i], type, type,
-										   strategy);
-		if (!OidIsValid(operators[i]))
-			elog(ERROR, "missing operator %d(%u,%u) in opfamily %u",
-				 strategy, type, type, index->rd_opfamily[i]);
-		collations[i] = index->rd_indcollation[i];
-		nulls_first[i] = state->desc.nulls_first[i];
-	}
-	for (int i = natts; i < ncolumns; i++)
-		TupleDescCopyEntry(sortdesc, i + 1, RelationGetDescr(index), i + 1);
-	TupleDescInitEntry(sortdesc, ncolumns + 1, "ctid", TIDOID, -1, 0);
-	attnums[natts] = ncolumns + 1;
-	operators[natts] = TIDLessOperator;
-	collations[natts] = InvalidOid;
-	nulls_first[natts] = false;
-
-	state->sort_slot = MakeSingleTupleTableSlot(sortdesc, &TTSOpsVirtual);
-	state->sorted_slot = MakeSingleTupleTableSlot(sortdesc, &TTSOpsMinimalTuple);
-	state->sort = tuplesort_begin_heap(sortdesc, natts + 1, attnums, operators,
-									   collations, nulls_first,
-									   sortmem, coordinate, TUPLESORT_NONE);
-}
-
-/* Free the tuplesort and its slots. */
-static void
-end_sort(BpBuildState *state)
-{
-	tuplesort_end(state->sort);
-	ExecDropSingleTupleTableSlot(state->sort_slot);
-	ExecDropSingleTupleTableSlot(state->sorted_slot);
 }
 
 /*
@@ -679,41 +412,14 @@ bp_build_sort_part(Relation heap, Relation index, IndexInfo *indexInfo,
 
 	state.index = index;
 	choose_layout(index, &state.desc, &state.layout, &state.internal_capacity);
-	begin_sort(&state, sortmem, coordinate);
+	state.sort = bp_build_sort_begin(index, &state.desc, -1, sortmem,
+									 coordinate);
 	reltuples = table_index_build_scan(heap, index, indexInfo, true, false,
 									   build_callback, &state, scan);
-	tuplesort_performsort(state.sort);
-	end_sort(&state);
+	bp_build_sort_perform(state.sort);
+	bp_build_sort_end(state.sort);
 	*indtuples = state.indtuples;
 	return reltuples;
-}
-
-/* Form the slot of the next sorted entry into entry; false at the end. */
-static bool
-next_sorted_entry(BpBuildState *state, int64 done, char *entry)
-{
-	TupleTableSlot *slot = state->sorted_slot;
-	int			ncolumns = state->desc.ncolumns;
-
-	if (state->pairs != NULL)
-	{
-		Datum		value;
-		bool		isnull;
-		ItemPointerData tid;
-
-		if (done >= state->npairs)
-			return false;
-		unpack_pair(&state->pairs[done], state->desc.cmp_kind[0], &value,
-					&isnull, &tid);
-		bp_form_slot(&state->desc, entry, &value, &isnull, &tid);
-		return true;
-	}
-	if (!tuplesort_gettupleslot(state->sort, true, false, slot, NULL))
-		return false;
-	slot_getallattrs(slot);
-	bp_form_slot(&state->desc, entry, slot->tts_values, slot->tts_isnull,
-				 (ItemPointer) DatumGetPointer(slot->tts_values[ncolumns]));
-	return true;
 }
 
 /* Write the rightmost leaf (in two if its entries do not fit one). */
@@ -760,7 +466,7 @@ load_leaves(BpBuildState *state)
 											 "bpindex build downlink keys",
 											 ALLOCSET_DEFAULT_SIZES);
 	bp_leaf_planner_start(&state->planner, &state->desc, &state->options);
-	while (next_sorted_entry(state, done, entry))
+	while (bp_build_sort_next(state->sort, entry))
 	{
 		add_sorted_entry(state, entry);
 		if (++done % 10000 == 0)
@@ -843,14 +549,17 @@ bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		parallel = bp_parallel_build_begin(heap, index, indexInfo, nworkers);
 	if (parallel != NULL)
 	{
-		begin_sort(&state, maintenance_work_mem,
-				   bp_parallel_build_coordinate(parallel));
+		state.sort = bp_build_sort_begin(index, &state.desc, -1,
+										 maintenance_work_mem,
+										 bp_parallel_build_coordinate(parallel));
 		bp_parallel_build_scan(parallel, heap, index, indexInfo, &reltuples,
 							   &state.indtuples);
 	}
 	else
 	{
-		begin_collect(&state, heap);
+		state.sort = bp_build_sort_begin(index, &state.desc,
+										 heap->rd_rel->reltuples,
+										 maintenance_work_mem, NULL);
 		reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
 										   build_callback, &state, NULL);
 	}
@@ -859,19 +568,13 @@ bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
 								 BP_BUILD_PHASE_SORT);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL,
 								 (int64) state.indtuples);
-	if (state.pairs != NULL)
-		sort_pairs(state.pairs, state.npairs);
-	else
-		tuplesort_performsort(state.sort);
+	bp_build_sort_perform(state.sort);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE,
 								 BP_BUILD_PHASE_LOAD);
 	load_leaves(&state);
 	finish_tree(&state);
-	if (state.pairs != NULL)
-		pfree(state.pairs);
-	else
-		end_sort(&state);
+	bp_build_sort_end(state.sort);
 	if (parallel != NULL)
 		bp_parallel_build_end(parallel);
 

@@ -949,6 +949,17 @@ extern double bp_build_sort_part(Relation heap, Relation index,
 								 struct SortCoordinateData *coordinate,
 								 double *indtuples);
 
+/* bpbuildsort.c */
+typedef struct BpBuildSort BpBuildSort;
+extern BpBuildSort *bp_build_sort_begin(Relation index, const BpSlotDesc *desc,
+										double rows_expected, int sortmem,
+										struct SortCoordinateData *coordinate);
+extern void bp_build_sort_put(BpBuildSort *sort, Datum *values, bool *isnull,
+							  ItemPointer tid);
+extern void bp_build_sort_perform(BpBuildSort *sort);
+extern bool bp_build_sort_next(BpBuildSort *sort, char *entry);
+extern void bp_build_sort_end(BpBuildSort *sort);
+
 /* bpbuildparallel.c */
 typedef struct BpParallelBuild BpParallelBuild;
 extern BpParallelBuild *bp_parallel_build_begin(Relation heap, Relation index,
