@@ -5,8 +5,10 @@
 -- hands either to a tuplesort once they would outgrow maintenance_work_mem;
 -- indexes of several columns always use the tuplesort.  Either way the
 -- index holds every row, by key and then heap TID.  DEBUG1 messages say
--- which sort ran.
+-- which sort ran; a serial build, since parallel ones always use the
+-- tuplesort.
 --
+SET max_parallel_maintenance_workers = 0;
 CREATE TABLE t_build (i2 int2, i4 int4, i8 int8, o oid, b bool, d date,
                       ts timestamp, i4b int4, tc text COLLATE "C", n numeric,
                       f float8)
@@ -112,3 +114,4 @@ ORDER BY 1;
 
 DROP TABLE t_build;
 DROP FUNCTION build_order_matches(text, text);
+RESET max_parallel_maintenance_workers;

@@ -31,12 +31,14 @@ SELECT CASE WHEN i % 23 = 0 THEN NULL
             ELSE substr(md5((i % 20011)::text), 1, 2 + i % 11) END
 FROM generate_series(1, 60000) i
 ORDER BY hashint4(i);
+SET max_parallel_maintenance_workers = 0;
 SET client_min_messages = debug1;
 CREATE INDEX t_icu_build_memory ON t_icu_build USING bpindex (k);
 SET maintenance_work_mem = '1MB';
 CREATE INDEX t_icu_build_spilled ON t_icu_build USING bpindex (k);
 RESET maintenance_work_mem;
 RESET client_min_messages;
+RESET max_parallel_maintenance_workers;
 SELECT bp_same_pages('t_icu_build_memory', 't_icu_build_spilled') AS same_pages,
        (SELECT true FROM bpindex_check('t_icu_build_memory', true)) AS check_ok;
 DROP INDEX t_icu_build_spilled;

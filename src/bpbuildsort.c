@@ -548,9 +548,8 @@ spill_in_memory(BpBuildSort *sort)
 	int			sortmem = (int) (sort->budget / 1024);
 
 	ereport(DEBUG1,
-			(errmsg_internal("bpindex: the sort of index \"%s\" outgrew memory after " INT64_FORMAT " entries, and continues in a tuplesort",
-							 RelationGetRelationName(sort->index),
-							 sort->nentries)));
+			(errmsg_internal("bpindex: the sort of index \"%s\" outgrew memory and continues in a tuplesort",
+							 RelationGetRelationName(sort->index))));
 	begin_tuplesort(sort, sortmem, NULL);
 	for (int64 i = 0; i < sort->nentries; i++)
 	{
