@@ -11,7 +11,7 @@
 SET max_parallel_maintenance_workers = 0;
 CREATE TABLE t_build (i2 int2, i4 int4, i8 int8, o oid, b bool, d date,
                       ts timestamp, i4b int4, tc text COLLATE "C", n numeric,
-                      f float8)
+                      f float8, u uuid)
 WITH (autovacuum_enabled = off);
 -- 120,000 rows in a shuffled heap order: many duplicates, NULLs, and the
 -- extremes of each type (int8's largest value must still sort before NULL)
@@ -34,7 +34,8 @@ SELECT CASE WHEN g % 97 = 0 THEN NULL ELSE (g % 5003 - 2501)::int2 END,
        CASE WHEN g % 59 = 0 THEN NULL WHEN g % 1000 = 3 THEN 'NaN'
             ELSE round((g % 20011 - 10005)::numeric / 7, 1 + g % 3) END,
        CASE WHEN g % 53 = 0 THEN NULL WHEN g % 1000 = 4 THEN '-Infinity'
-            ELSE (g % 9001) * 0.25 END
+            ELSE (g % 9001) * 0.25 END,
+       CASE WHEN g % 47 = 0 THEN NULL ELSE md5((g % 40009)::text)::uuid END
 FROM generate_series(1, 120000) g
 ORDER BY hashint4(g);
 SELECT count(*), min(o), max(o), max(i8), min(i8) FROM t_build;
@@ -77,6 +78,7 @@ CREATE INDEX t_build_ts ON t_build USING bpindex (ts);
 CREATE INDEX t_build_tc ON t_build USING bpindex (tc);
 CREATE INDEX t_build_n ON t_build USING bpindex (n);
 CREATE INDEX t_build_f ON t_build USING bpindex (f);
+CREATE INDEX t_build_u ON t_build USING bpindex (u);
 CREATE INDEX t_build_i4_desc ON t_build USING bpindex (i4 DESC NULLS LAST);
 CREATE INDEX t_build_tc_first ON t_build USING bpindex (tc NULLS FIRST);
 CREATE INDEX t_build_n_desc ON t_build USING bpindex (n DESC NULLS LAST);
@@ -90,7 +92,7 @@ FROM (VALUES ('t_build_i2', 'i2'), ('t_build_i4', 'i4'), ('t_build_i8', 'i8'),
              ('t_build_o', 'o'), ('t_build_b', 'b'), ('t_build_d', 'd'),
              ('t_build_ts', 'ts'), ('t_build_two', 'i4b, i2'),
              ('t_build_tc', 'tc'), ('t_build_n', 'n'), ('t_build_f', 'f'),
-             ('t_build_i4_desc', 'i4 DESC NULLS LAST'), ('t_build_tc_first', 'tc NULLS FIRST'),
+             ('t_build_u', 'u'), ('t_build_i4_desc', 'i4 DESC NULLS LAST'), ('t_build_tc_first', 'tc NULLS FIRST'),
              ('t_build_n_desc', 'n DESC NULLS LAST')) v(name, cols)
 JOIN pg_class c ON c.relname = v.name
 ORDER BY 1;
@@ -103,6 +105,7 @@ SET client_min_messages = debug1;
 CREATE INDEX t_build_i8_spilled ON t_build USING bpindex (i8);
 CREATE INDEX t_build_o_spilled ON t_build USING bpindex (o);
 CREATE INDEX t_build_tc_spilled ON t_build USING bpindex (tc);
+CREATE INDEX t_build_u_spilled ON t_build USING bpindex (u);
 CREATE INDEX t_build_n_desc_spilled ON t_build USING bpindex (n DESC NULLS LAST);
 RESET client_min_messages;
 RESET maintenance_work_mem;
