@@ -211,6 +211,8 @@ typedef struct BpSlotDesc
 	Oid			index_oid;		/* for errors */
 	Oid			collation[INDEX_MAX_KEYS];
 	FmgrInfo   *cmp_proc[INDEX_MAX_KEYS];	/* support function 1 */
+	/* text and bpchar under a linguistic collation: their sort support */
+	struct SortSupportData *key_order[INDEX_MAX_KEYS];
 	BpCompareKind cmp_kind[INDEX_MAX_KEYS];
 	/* key column orderings (DESC, NULLS FIRST); false for INCLUDE columns */
 	bool		reverse[INDEX_MAX_KEYS];	/* values in descending order */
@@ -572,6 +574,8 @@ typedef struct BpScanKey
 	Datum		argument;
 	Oid			collation;
 	FmgrInfo	cmp;			/* (index type, argument type) comparison */
+	struct SortSupportData *order;	/* the column's key_order, when cmp is
+									 * its support function 1 */
 	BpCompareKind kind;			/* inline comparison, if argument has the
 								 * column's type */
 	bool		has_prefix;		/* argument is a key of the column's type */
@@ -609,6 +613,7 @@ typedef struct BpScanFilter
 	int			attno;			/* 0-based index column */
 	Oid			collation;
 	FmgrInfo	cmp;			/* (index type, element type) comparison */
+	struct SortSupportData *order;	/* as BpScanKey's */
 	BpCompareKind kind;			/* inline comparison, if the element type is
 								 * the column's */
 	Datum	   *elems;

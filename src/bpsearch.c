@@ -21,6 +21,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/sortsupport.h"
 
 #include "bpindex.h"
 
@@ -249,6 +250,11 @@ add_value_key(Relation index, const ScanKey sk, StrategyNumber strategy,
 	lookup_key_comparison(index, key->attno, sk->sk_subtype, &key->cmp);
 	key->kind = BP_CMP_FMGR;
 	key->has_prefix = false;
+	key->order = NULL;
+	if (out->slot->key_order[key->attno] != NULL &&
+		key->cmp.fn_oid == out->slot->cmp_proc[key->attno]->fn_oid &&
+		key->collation == out->slot->collation[key->attno])
+		key->order = out->slot->key_order[key->attno];
 	if (!OidIsValid(sk->sk_subtype) ||
 		sk->sk_subtype == index->rd_opcintype[key->attno])
 	{
@@ -270,6 +276,7 @@ add_null_key(const ScanKey sk, BpScanKeys *out)
 	key->flags = sk->sk_flags & (SK_SEARCHNULL | SK_SEARCHNOTNULL);
 	key->strategy = InvalidStrategy;
 	key->kind = BP_CMP_FMGR;
+	key->order = NULL;
 	key->has_prefix = false;
 	key->drives_array = false;
 	place_new_key(out);
@@ -326,6 +333,7 @@ add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
 	filter->attno = first->attno;
 	filter->collation = first->collation;
 	filter->cmp = first->cmp;
+	filter->order = first->order;
 	/* elements compare through the function: they have no prefixes */
 	filter->kind = first->kind == BP_CMP_PREFIX ? BP_CMP_FMGR : first->kind;
 	add_value_key(index, sk, BTLessEqualStrategyNumber, elems[n - 1], out);
@@ -415,9 +423,9 @@ bp_set_array_element(BpScanKeys *keys, int elem)
  * the key's comparison function.
  */
 static inline int32
-compare_column(BpCompareKind kind, const FmgrInfo *cmp, Oid collation,
-			   const BpSlotDesc *desc, const char *slot, int att, Datum argument,
-			   const char *prefix)
+compare_column(BpCompareKind kind, const FmgrInfo *cmp, SortSupport order,
+			   Oid collation, const BpSlotDesc *desc, const char *slot, int att,
+			   Datum argument, const char *prefix)
 {
 	if (kind == BP_CMP_PREFIX)
 	{
@@ -429,6 +437,8 @@ compare_column(BpCompareKind kind, const FmgrInfo *cmp, Oid collation,
 	else if (kind != BP_CMP_FMGR)
 		return bp_compare_inline(kind, slot + desc->att_offset[att], argument,
 								 desc->att_len[att]);
+	if (order != NULL)
+		return order->comparator(bp_slot_datum(desc, slot, att), argument, order);
 	return DatumGetInt32(FunctionCall2Coll((FmgrInfo *) cmp, collation,
 										   bp_slot_datum(desc, slot, att),
 										   argument));
@@ -450,7 +460,7 @@ filter_matches(const BpScanFilter *filter, const BpSlotDesc *desc,
 	while (lo < hi)
 	{
 		int			mid = lo + (hi - lo) / 2;
-		int32		c = compare_column(filter->kind, &filter->cmp,
+		int32		c = compare_column(filter->kind, &filter->cmp, filter->order,
 									   filter->collation, desc, slot,
 									   filter->attno, filter->elems[mid],
 									   no_prefix);
@@ -485,7 +495,7 @@ test_key(const BpScanKey *key, const BpSlotDesc *desc, const char *slot)
 	if (isnull)
 		return null_side;
 
-	c = compare_column(key->kind, &key->cmp, key->collation, desc, slot,
+	c = compare_column(key->kind, &key->cmp, key->order, key->collation, desc, slot,
 					   att, key->argument, key->prefix);
 	if (c >= key->below_limit && c <= key->above_limit)
 		return BP_KEY_MATCH;

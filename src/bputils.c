@@ -23,6 +23,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/sortsupport.h"
 
 #include "bpindex.h"
 
@@ -136,11 +137,82 @@ bp_key_order_bytewise(Oid proc, Oid collation)
 }
 
 /*
+ * Which sort support an entry of key_orders holds: the one that orders as
+ * support function proc under collation (operator families agree with
+ * their support function 1, so every index with both shares it).
+ */
+typedef struct KeyOrderKey
+{
+	Oid			proc;
+	Oid			collation;
+} KeyOrderKey;
+
+/* An entry of key_orders. */
+typedef struct KeyOrderEntry
+{
+	KeyOrderKey key;
+	SortSupportData ssup;
+} KeyOrderEntry;
+
+/* The sort supports of key columns, for the backend's life. */
+static HTAB *key_orders = NULL;
+
+/*
+ * The sort support that orders key column att of index as its support
+ * function 1 does, for text and bpchar under a linguistic collation: its
+ * comparator keeps the collation's locale, which the function looks up on
+ * every call.  NULL for other columns.  It lives as long as the backend,
+ * so that copies of a slot description stay valid after the relcache
+ * entry's amcache is freed; one per (function, collation).
+ */
+static SortSupport
+key_column_order(Relation index, int att, Oid proc, Oid collation)
+{
+	KeyOrderKey key;
+	KeyOrderEntry *entry;
+	SortSupportData ssup;
+	Oid			type = index->rd_opcintype[att];
+	bool		found;
+
+	if (proc != F_BTTEXTCMP && proc != F_BPCHARCMP)
+		return NULL;
+	if (key_orders == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(KeyOrderKey);
+		ctl.entrysize = sizeof(KeyOrderEntry);
+		ctl.hcxt = CacheMemoryContext;
+		key_orders = hash_create("bpindex key column orders", 16, &ctl,
+								 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+	memset(&key, 0, sizeof(key));
+	key.proc = proc;
+	key.collation = collation;
+	entry = hash_search(key_orders, &key, HASH_FIND, NULL);
+	if (entry != NULL)
+		return &entry->ssup;
+
+	/* prepared before it is entered, so that an error leaves no entry */
+	memset(&ssup, 0, sizeof(ssup));
+	ssup.ssup_cxt = CacheMemoryContext;
+	ssup.ssup_collation = collation;
+	PrepareSortSupportFromOrderingOp(get_opfamily_member(index->rd_opfamily[att],
+														 type, type,
+														 BTLessStrategyNumber),
+									 &ssup);
+	entry = hash_search(key_orders, &key, HASH_ENTER, &found);
+	entry->ssup = ssup;
+	return &entry->ssup;
+}
+
+/*
  * A variable-length key column takes a key field (bpindex.h); its
  * prefixes decide its order when the order is bytewise.
  */
 static void
-init_key_column(BpSlotDesc *desc, int att, int16 *length, char *align)
+init_key_column(Relation index, BpSlotDesc *desc, int att, int16 *length,
+				char *align)
 {
 	Oid			proc = desc->cmp_proc[att]->fn_oid;
 	bool		bytewise = bp_key_order_bytewise(proc, desc->collation[att]);
@@ -151,6 +223,9 @@ init_key_column(BpSlotDesc *desc, int att, int16 *length, char *align)
 	/* collations are deterministic (bp_check_columns) */
 	desc->equal_bytes[att] = proc == F_BTTEXTCMP || proc == F_BYTEACMP;
 	desc->cmp_kind[att] = bytewise ? BP_CMP_PREFIX : BP_CMP_FMGR;
+	if (!bytewise)
+		desc->key_order[att] = key_column_order(index, att, proc,
+												desc->collation[att]);
 	*length = BP_KEY_FIELD_SIZE;
 	*align = TYPALIGN_CHAR;
 }
@@ -185,6 +260,7 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		desc->nulls_first[i] = false;
 		desc->blank_padded[i] = false;
 		desc->equal_bytes[i] = false;
+		desc->key_order[i] = NULL;
 		if (i >= desc->natts)
 		{
 			desc->collation[i] = InvalidOid;
@@ -196,7 +272,7 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		desc->cmp_proc[i] = index_getprocinfo(index, i + 1, 1);
 		desc->cmp_kind[i] = bp_compare_kind(desc->cmp_proc[i]->fn_oid);
 		if (att->attlen == -1)
-			init_key_column(desc, i, &lengths[i], &aligns[i]);
+			init_key_column(index, desc, i, &lengths[i], &aligns[i]);
 		desc->reverse[i] = (index->rd_indoption[i] & INDOPTION_DESC) != 0;
 		desc->nulls_first[i] = (index->rd_indoption[i] & INDOPTION_NULLS_FIRST) != 0;
 	}
@@ -225,9 +301,14 @@ compare_column(const BpSlotDesc *desc, const char *page_a, const char *page_b,
 	else if (desc->cmp_kind[i] != BP_CMP_FMGR)
 		return bp_compare_inline(desc->cmp_kind[i], a + desc->att_offset[i],
 								 bp_slot_datum(desc, b, i), desc->att_len[i]);
-	c = DatumGetInt32(FunctionCall2Coll(desc->cmp_proc[i], desc->collation[i],
-										bp_slot_datum_in(desc, page_a, a, i),
-										bp_slot_datum_in(desc, page_b, b, i)));
+	if (desc->key_order[i] != NULL)
+		c = desc->key_order[i]->comparator(bp_slot_datum_in(desc, page_a, a, i),
+										   bp_slot_datum_in(desc, page_b, b, i),
+										   desc->key_order[i]);
+	else
+		c = DatumGetInt32(FunctionCall2Coll(desc->cmp_proc[i], desc->collation[i],
+											bp_slot_datum_in(desc, page_a, a, i),
+											bp_slot_datum_in(desc, page_b, b, i)));
 	return (c > 0) - (c < 0);
 }
 
