@@ -211,7 +211,7 @@ typedef struct BpSlotDesc
 	Oid			index_oid;		/* for errors */
 	Oid			collation[INDEX_MAX_KEYS];
 	FmgrInfo   *cmp_proc[INDEX_MAX_KEYS];	/* support function 1 */
-	/* text and bpchar under a linguistic collation: their sort support */
+	/* text and bpchar key columns: their sort support (bputils.c) */
 	struct SortSupportData *key_order[INDEX_MAX_KEYS];
 	BpCompareKind cmp_kind[INDEX_MAX_KEYS];
 	/* key column orderings (DESC, NULLS FIRST); false for INCLUDE columns */

@@ -159,9 +159,9 @@ static HTAB *key_orders = NULL;
 
 /*
  * The sort support that orders key column att of index as its support
- * function 1 does, for text and bpchar under a linguistic collation: its
- * comparator keeps the collation's locale, which the function looks up on
- * every call.  NULL for other columns.  It lives as long as the backend,
+ * function 1 does, for text and bpchar: its comparator needs no call
+ * through fmgr and keeps the collation's locale, which the function looks
+ * up on every call.  NULL for other columns.  It lives as long as the backend,
  * so that copies of a slot description stay valid after the relcache
  * entry's amcache is freed; one per (function, collation).
  */
@@ -223,9 +223,8 @@ init_key_column(Relation index, BpSlotDesc *desc, int att, int16 *length,
 	/* collations are deterministic (bp_check_columns) */
 	desc->equal_bytes[att] = proc == F_BTTEXTCMP || proc == F_BYTEACMP;
 	desc->cmp_kind[att] = bytewise ? BP_CMP_PREFIX : BP_CMP_FMGR;
-	if (!bytewise)
-		desc->key_order[att] = key_column_order(index, att, proc,
-												desc->collation[att]);
+	desc->key_order[att] = key_column_order(index, att, proc,
+											desc->collation[att]);
 	*length = BP_KEY_FIELD_SIZE;
 	*align = TYPALIGN_CHAR;
 }
