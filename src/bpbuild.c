@@ -4,29 +4,23 @@
  *	  CREATE INDEX for bpindex: sort, fill leaves left to right, build the
  *	  upper levels bottom-up, write the metapage last, WAL-log it all.
  *
- * Entries are sorted by (key columns, heap TID) (bpbuildsort.c).  Each
- * leaf receives entries until it reaches
- * the fill target (bpa_fill_target) of the layout its own codec gives it
- * (bpleaf.c), spread evenly over its blocks so that every block keeps
- * free slots.  Blocks are allocated in order: block 0
- * is the metapage, then the leaves, then each upper level.
+ * Entries are sorted by (key columns, heap TID) in bpbuildsort.c.  Each
+ * leaf receives entries until it reaches the fill target (bpa_fill_target)
+ * of the layout its own codec gives it (bpleaf.c), spread evenly over its
+ * blocks so that every block keeps free slots.  Blocks are allocated in
+ * order: block 0 is the metapage, then the leaves, then each upper level.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "access/nbtree.h"
 #include "access/tableam.h"
 #include "access/xloginsert.h"
 #include "catalog/index.h"
-#include "catalog/pg_operator_d.h"
-#include "catalog/pg_type_d.h"
 #include "commands/progress.h"
-#include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/smgr.h"
-#include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/memutils.h"
 #include "utils/tuplesort.h"
