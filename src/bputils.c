@@ -161,9 +161,10 @@ static HTAB *key_orders = NULL;
  * The sort support that orders key column att of index as its support
  * function 1 does, for text and bpchar: its comparator needs no call
  * through fmgr and keeps the collation's locale, which the function looks
- * up on every call.  NULL for other columns.  It lives as long as the backend,
- * so that copies of a slot description stay valid after the relcache
- * entry's amcache is freed; one per (function, collation).
+ * up on every call.  NULL for other columns, and for a family without
+ * "<".  It lives as long as the backend, so that copies of a slot
+ * description stay valid after the relcache entry's amcache is freed; one
+ * per (function, collation).
  */
 static SortSupport
 key_column_order(Relation index, int att, Oid proc, Oid collation)
@@ -172,9 +173,14 @@ key_column_order(Relation index, int att, Oid proc, Oid collation)
 	KeyOrderEntry *entry;
 	SortSupportData ssup;
 	Oid			type = index->rd_opcintype[att];
+	Oid			less;
 	bool		found;
 
 	if (proc != F_BTTEXTCMP && proc != F_BPCHARCMP)
+		return NULL;
+	less = get_opfamily_member(index->rd_opfamily[att], type, type,
+							   BTLessStrategyNumber);
+	if (!OidIsValid(less))
 		return NULL;
 	if (key_orders == NULL)
 	{
@@ -197,10 +203,7 @@ key_column_order(Relation index, int att, Oid proc, Oid collation)
 	memset(&ssup, 0, sizeof(ssup));
 	ssup.ssup_cxt = CacheMemoryContext;
 	ssup.ssup_collation = collation;
-	PrepareSortSupportFromOrderingOp(get_opfamily_member(index->rd_opfamily[att],
-														 type, type,
-														 BTLessStrategyNumber),
-									 &ssup);
+	PrepareSortSupportFromOrderingOp(less, &ssup);
 	entry = hash_search(key_orders, &key, HASH_ENTER, &found);
 	entry->ssup = ssup;
 	return &entry->ssup;
