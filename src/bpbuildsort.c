@@ -93,8 +93,6 @@ struct BpBuildSort
 	SortSupportData ssup;
 	int64		abbrev_next;	/* entries at which to consider abandoning
 								 * abbreviation */
-	int16		typlen;
-	bool		typbyval;
 	MemoryContext arena_cxt;
 	char	   *arena_free;		/* next free byte of the arena's chunk */
 	Size		arena_left;
@@ -326,8 +324,6 @@ begin_values(BpBuildSort *sort)
 	ssup->abbreviate = true;
 	PrepareSortSupportFromOrderingOp(ordering_operator(sort, 0), ssup);
 	sort->abbrev_next = 10;
-	get_typlenbyval(TupleDescAttr(RelationGetDescr(index), 0)->atttypid,
-					&sort->typlen, &sort->typbyval);
 	sort->arena_cxt = AllocSetContextCreate(CurrentMemoryContext,
 											"bpindex build values",
 											ALLOCSET_DEFAULT_SIZES);
@@ -415,14 +411,15 @@ static bool
 arena_copy(BpBuildSort *sort, Datum value, Datum *copy)
 {
 	char	   *bytes = DatumGetPointer(value);
+	int16		typlen = sort->desc->att_len[0];
 	Size		size;
 	Size		pad;
 	char	   *dst;
 
-	if (sort->typlen == -1)
+	if (typlen == -1)
 		bytes = (char *) PG_DETOAST_DATUM_PACKED(value);
-	size = datumGetSize(PointerGetDatum(bytes), false, sort->typlen);
-	pad = (sort->typlen == -1 && VARATT_IS_SHORT(bytes)) ? 0 :
+	size = datumGetSize(PointerGetDatum(bytes), false, typlen);
+	pad = (typlen == -1 && VARATT_IS_SHORT(bytes)) ? 0 :
 		MAXALIGN(sort->arena_free) - (uintptr_t) sort->arena_free;
 	if (size > ARENA_LARGEST_VALUE)
 	{
@@ -495,7 +492,7 @@ add_in_memory(BpBuildSort *sort, Datum value, bool isnull, ItemPointer tid)
 		BpSortValue *entry = (BpSortValue *) sort->entries + sort->nentries;
 
 		entry->value = value;
-		if (!isnull && !sort->typbyval && !arena_copy(sort, value, &entry->value))
+		if (!isnull && !sort->desc->att_byval[0] && !arena_copy(sort, value, &entry->value))
 			return false;
 		entry->sortkey = (!isnull && sort->ssup.abbrev_converter != NULL) ?
 			sort->ssup.abbrev_converter(entry->value, &sort->ssup) :
