@@ -39,6 +39,12 @@ TAP_TESTS = 1
 EXTRA_CLEAN = .pg-build
 
 PG_CPPFLAGS = -Werror
+# BP_ASSERTS=1 compiles the assertions of bpindex (and of the server's
+# inline functions) in, also against a server built without them, as the
+# test command does; ExceptionalCondition exists in every server.
+ifeq ($(BP_ASSERTS),1)
+PG_CPPFLAGS += -DUSE_ASSERT_CHECKING
+endif
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
@@ -70,10 +76,11 @@ endif
 $(OBJS): src/bpa.h src/bpcodec.h src/bpcompat.h src/bpindex.h
 
 # The tree builds for PostgreSQL 15 and 18: when PG_CONFIG names another
-# version than the last build's (recorded in .pg-build), that build's objects
+# version than the last build's, or BP_ASSERTS differs (both recorded in
+# .pg-build), that build's objects
 # are removed, so that they are rebuilt rather than installed.  (PGXS makes
 # every target .SECONDARY, so a stamp file as a prerequisite would not do.)
-PG_BUILD_VERSION := $(shell $(PG_CONFIG) --version)
+PG_BUILD_VERSION := $(shell $(PG_CONFIG) --version)$(if $(filter 1,$(BP_ASSERTS)), with assertions)
 ifneq ($(PG_BUILD_VERSION),$(shell cat .pg-build 2>/dev/null))
 $(shell rm -f $(OBJS) $(shlib); echo '$(PG_BUILD_VERSION)' > .pg-build)
 endif

@@ -112,12 +112,13 @@ install_dependencies() {
 }
 
 # Build bpindex for the selected version and install it into that
-# PostgreSQL's directories.  Objects of another version are removed first.
+# PostgreSQL's directories, with make's extra arguments (the test command
+# passes BP_ASSERTS=1).  Objects of another version are removed first.
 build_and_install() {
-	echo "== building and installing bpindex for PostgreSQL $PG_MAJOR"
+	echo "== building and installing bpindex for PostgreSQL $PG_MAJOR${*:+ ($*)}"
 	make -s clean PG_CONFIG="$PG_CONFIG" >/dev/null
-	make -s PG_CONFIG="$PG_CONFIG" || return 1
-	$SUDO make -s install PG_CONFIG="$PG_CONFIG" >/dev/null
+	make -s PG_CONFIG="$PG_CONFIG" "$@" || return 1
+	$SUDO make -s install PG_CONFIG="$PG_CONFIG" "$@" >/dev/null
 }
 
 # A scratch copy of the source tree that the server's user may write to.

@@ -111,7 +111,8 @@ for version in $VERSIONS; do
 	select_pg "$version"
 	started=$(date +%s)
 	echo "==== PostgreSQL $version"
-	if ! install_dependencies || ! build_and_install; then
+	# assertions compiled in: a broken invariant stops a test at once
+	if ! install_dependencies || ! build_and_install BP_ASSERTS=1; then
 		record "build and install (PostgreSQL $version)" 1 0 1
 		continue
 	fi

@@ -75,7 +75,7 @@ typedef struct BpPageOpaqueData
 
 typedef BpPageOpaqueData *BpPageOpaque;
 
-#define BpPageGetOpaque(page) ((BpPageOpaque) PageGetSpecialPointer(page))
+#define BpPageGetOpaque(page) ((BpPageOpaque) PageGetSpecialPointer((Page) (page)))
 
 /* Content of the metapage. */
 typedef struct BpMetaPageData

@@ -387,28 +387,97 @@ recode_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	return fits;
 }
 
-/*
- * The pivot between the first nleft of the sorted logical slots in items
- * and the rest, cut short where their keys allow (bp_separator).
- */
-static char *
-split_separator(const BpSlotDesc *desc, const char *items, int nleft)
+/* How a leaf's sorted entries are divided between it and its new sibling. */
+typedef struct LeafSplit
 {
-	char	   *pivot = palloc(desc->width);
+	int			nleft;			/* entries that stay on the left */
+	char	   *pivot;			/* logical slot: the right page's low key */
+	BpLeafPlan	left;
+	BpLeafPlan	right;
+} LeafSplit;
 
-	Assert(nleft > 0);
-	bp_separator(desc, items + (Size) (nleft - 1) * desc->width,
-				 items + (Size) nleft * desc->width, pivot);
-	return pivot;
+/*
+ * Plan the halves of the n sorted logical slots in items split after
+ * nleft, between the leaf's fences, with the pivot between them cut short
+ * where their keys allow (bp_separator).  1 if both plans hold their
+ * entries, else -1 if the left half does not fit, +1 if only the right
+ * half does not.
+ */
+static int
+plan_halves(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
+			int nleft, const char *lowkey, const char *highkey,
+			LeafSplit *split)
+{
+	const BpSlotDesc *desc = &state->slot;
+	const char *right = items + (Size) nleft * desc->width;
+
+	Assert(nleft > 0 && nleft < n);
+	split->nleft = nleft;
+	bp_separator(desc, right - desc->width, right, split->pivot);
+	if (nleft > bp_leaf_plan(desc, &state->options, items, nleft, lowkey,
+							 split->pivot, leaf, &split->left))
+		return -1;
+	if (n - nleft > bp_leaf_plan(desc, &state->options, right, n - nleft,
+								 split->pivot, highkey, leaf, &split->right))
+		return 1;
+	return 0;
+}
+
+/*
+ * Choose where the n sorted logical slots in items split: at preferred if
+ * both halves fit their pages there, else at a point where they do.
+ * Halves of a leaf of long keys beside short ones fit only where their
+ * bytes, not their counts, balance: a half that does not fit moves the
+ * point away from it, by bisection (a page that holds some entries holds
+ * fewer as well), then, should the plans not follow that rule, by trying
+ * every point.  False if no point fits, with split undefined.
+ */
+static bool
+choose_split(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
+			 int preferred, const char *lowkey, const char *highkey,
+			 LeafSplit *split)
+{
+	int			side;
+	int			lo;
+	int			hi;
+
+	if (n < 2)
+		return false;
+	preferred = Min(Max(preferred, 1), n - 1);
+	side = plan_halves(state, leaf, items, n, preferred, lowkey, highkey, split);
+	if (side == 0)
+		return true;
+	/* bisect between preferred and the end the failing half shrinks to */
+	lo = side < 0 ? 1 : preferred + 1;
+	hi = side < 0 ? preferred - 1 : n - 1;
+	while (lo <= hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		int			at = plan_halves(state, leaf, items, n, mid, lowkey,
+									 highkey, split);
+
+		if (at == 0)
+			return true;
+		/* move away from the half that failed */
+		if (at < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	for (int nleft = 1; nleft < n; nleft++)
+		if (plan_halves(state, leaf, items, n, nleft, lowkey, highkey, split) == 0)
+			return true;
+	return false;
 }
 
 /*
  * Split the full, exclusively locked leaf in buf, adding slot: the upper
  * part moves to a new right sibling, then the downlink goes to the parent.
- * Each half chooses its own codec.  If the halves with slot would not fit
- * their pages (slot widens the codec a lot), the leaf's own entries split
- * in half without it and false tells the caller to insert it again.
- * Releases buf.
+ * Each half chooses its own codec and key area.  If no halves with slot
+ * fit their pages (slot widens the codec a lot, or its keys are long),
+ * the leaf's own entries split without it and false tells the caller to
+ * insert it again.  Nothing changes, and an ERROR names the index, if
+ * not even they fit two pages.  Releases buf.
  */
 static bool
 split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
@@ -420,8 +489,7 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	char	   *lowkey = bp_copy_page_fence(desc, page, false);
 	char	   *highkey = bp_copy_page_fence(desc, page, true);
 	BpLeaf		leaf;
-	BpLeafPlan	lplan;
-	BpLeafPlan	rplan;
+	LeafSplit	split;
 	char	   *items;
 	int			n;
 	int			pos;
@@ -429,7 +497,6 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	int			capacity;
 	bool		packed_blocks;
 	bool		inserted = true;
-	char	   *pivot;
 	Buffer		rbuf;
 	BlockNumber right;
 	GenericXLogState *xlog;
@@ -456,24 +523,21 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	}
 	else
 		nleft = fit_split(nleft, n, capacity);
-	pivot = split_separator(desc, items, nleft);
-	if (nleft > bp_leaf_plan(desc, &state->options, items, nleft, lowkey, pivot,
-							 &leaf, &lplan) ||
-		n - nleft > bp_leaf_plan(desc, &state->options,
-								 items + (Size) nleft * width, n - nleft, pivot,
-								 highkey, &leaf, &rplan))
+	split.pivot = palloc(width);
+	if (!choose_split(state, &leaf, items, n, nleft, lowkey, highkey, &split))
 	{
-		/* the leaf's own entries, in halves that its codec still holds */
+		/* the leaf's own entries, in halves that their pages hold */
 		memmove(items + (Size) pos * width, items + (Size) (pos + 1) * width,
 				(Size) (--n - pos) * width);
-		nleft = n / 2;
-		pivot = split_separator(desc, items, nleft);
 		packed_blocks = false;
 		inserted = false;
-		bp_leaf_plan(desc, &state->options, items, nleft, lowkey, pivot, &leaf, &lplan);
-		bp_leaf_plan(desc, &state->options, items + (Size) nleft * width,
-					 n - nleft, pivot, highkey, &leaf, &rplan);
+		if (!choose_split(state, &leaf, items, n, n / 2, lowkey, highkey, &split))
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not split block %u of index \"%s\": its %d entries fit no two pages",
+							BufferGetBlockNumber(buf), RelationGetRelationName(index), n)));
 	}
+	nleft = split.nleft;
 
 	rbuf = bp_new_buffer(index);
 	right = BufferGetBlockNumber(rbuf);
@@ -490,10 +554,11 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	 * either open new blocks instead of redistributing the leaf at every
 	 * flush.
 	 */
-	bp_leaf_fill(rpage, desc, &rplan, items + (Size) nleft * width, n - nleft,
-				 pivot, highkey, packed_blocks);
+	bp_leaf_fill(rpage, desc, &split.right, items + (Size) nleft * width,
+				 n - nleft, split.pivot, highkey, packed_blocks);
 	BpPageGetOpaque(rpage)->rightlink = opaque->rightlink;
-	bp_leaf_fill(lpage, desc, &lplan, items, nleft, lowkey, pivot, packed_blocks);
+	bp_leaf_fill(lpage, desc, &split.left, items, nleft, lowkey, split.pivot,
+				 packed_blocks);
 	BpPageGetOpaque(lpage)->flags |= BP_INCOMPLETE_SPLIT;
 	BpPageGetOpaque(lpage)->rightlink = right;
 	GenericXLogFinish(xlog);
@@ -501,8 +566,9 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 
 	if (inserted)
 		state->cached_leaf = pos < nleft ? BufferGetBlockNumber(buf) : right;
-	insert_downlink(index, buf, 0, pivot, right);
+	insert_downlink(index, buf, 0, split.pivot, right);
 	UnlockReleaseBuffer(buf);
+	pfree(split.pivot);
 	pfree(items);
 	if (lowkey)
 		pfree(lowkey);

@@ -2532,6 +2532,45 @@ plan_keyed_layout(Size room, uint16 width, const BpOptions *opts,
 }
 
 /*
+ * Set the layout of a keyed plan to the smallest region (of at most room
+ * bytes) whose blocks hold nentries, if that leaves, after fence_keys
+ * bytes for the fences' keys, key_bytes for the entries' keys; else leave
+ * the plan as it is.  plan_keyed_layout reserves room for the keys of
+ * inserts to come at the size of a distinct key, which leaves too few
+ * slots for entries that share long keys (duplicates); entries that fit
+ * a page must get a plan that holds them.
+ */
+static void
+plan_keyed_to_hold(Size room, uint16 width, const BpOptions *opts,
+				   Size fence_keys, int nentries, Size key_bytes,
+				   BpLeafPlan *plan)
+{
+	Size		avail = room > fence_keys ? room - fence_keys : 0;
+	Size		lo = 0;
+	Size		hi = avail;
+	BpaLayout	layout;
+
+	/* the smallest region whose blocks hold nentries */
+	while (lo < hi)
+	{
+		Size		mid = lo + (hi - lo) / 2;
+
+		if (bp_choose_leaf_layout(opts, width, mid, &layout) &&
+			bpa_block_capacity(&layout) >= nentries)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (!bp_choose_leaf_layout(opts, width, lo, &layout) ||
+		bpa_block_capacity(&layout) < nentries ||
+		bpa_region_size(&layout) + key_bytes > avail)
+		return;
+	plan->layout = layout;
+	plan->key_room = avail - bpa_region_size(&layout);
+	plan->capacity = bpa_block_capacity(&layout);
+}
+
+/*
  * The fill target of a keyed plan whose entries take avg bytes of keys:
  * the layout's, or less if their keys would fill the key room first.
  */
@@ -2574,6 +2613,10 @@ plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
 
 	plan_keyed_layout(bp_leaf_region_room(desc, width), width,
 					  planner->opts, fence_keys, avg, fresh, plan);
+	if (planner->nentries > plan->capacity || key_bytes > plan->key_room)
+		plan_keyed_to_hold(bp_leaf_region_room(desc, width), width,
+						   planner->opts, fence_keys, planner->nentries,
+						   key_bytes, plan);
 	plan->fill_target = keyed_fill_target(plan, planner->opts->fillfactor, avg);
 	if (key_bytes > plan->key_room)
 		plan->capacity = Min(Min(plan->capacity,
@@ -2735,6 +2778,10 @@ bp_leaf_windows_hold(Page page, const BpSlotDesc *desc)
 		header->window_start;
 }
 
+static void fill_leaf(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
+					  const char *items, int n, const char *lowkey,
+					  const char *highkey, bool packed_blocks);
+
 /*
  * Store the fences and the n sorted logical slots of a keyed leaf being
  * filled (its region initialized) with their keys in its key area, the
@@ -2810,12 +2857,29 @@ store_leaf_prefix(Page page, const BpSlotDesc *desc, const char *region,
 /*
  * Fill page as a leaf holding n sorted logical slots as planned, with the
  * given fences, spread evenly over the blocks, or packed into the first
- * blocks.  The plan must hold them (n <= its capacity).
+ * blocks.  The leaf is built in a copy: if the plan does not hold them
+ * (more entries than its capacity, keys beyond its key room) an ERROR
+ * leaves page as it was.
  */
 void
 bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 			 const char *items, int n, const char *lowkey, const char *highkey,
 			 bool packed_blocks)
+{
+	PGAlignedBlock leaf;
+
+	if (n > plan->capacity || n > bpa_block_capacity(&plan->layout))
+		elog(ERROR, "bpindex: a leaf planned for %d entries cannot take %d",
+			 Min(plan->capacity, bpa_block_capacity(&plan->layout)), n);
+	fill_leaf(leaf.data, desc, plan, items, n, lowkey, highkey, packed_blocks);
+	memcpy(page, leaf.data, BLCKSZ);
+}
+
+/* bp_leaf_fill, building the leaf in page. */
+static void
+fill_leaf(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
+		  const char *items, int n, const char *lowkey, const char *highkey,
+		  bool packed_blocks)
 {
 	uint16		flags = BP_LEAF;
 	uint16		width = plan->packed ? plan->codec.width : desc->width;
@@ -2825,7 +2889,6 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 	uint16		window_start = 0;
 	uint16		key_strip = 0;
 
-	Assert(n <= bpa_block_capacity(&plan->layout));
 	if (lowkey)
 		flags |= BP_HAS_LOW;
 	if (highkey)
@@ -2837,7 +2900,9 @@ bp_leaf_fill(Page page, const BpSlotDesc *desc, const BpLeafPlan *plan,
 			key_window_start(desc, lowkey, highkey, items, n);
 	if (plan->key_strip > 0 && window_start > 0)
 	{
-		Assert(window_start == plan->key_strip);
+		if (window_start != plan->key_strip)
+			elog(ERROR, "bpindex: a leaf planned to strip %u bytes of its keys shares %u",
+				 plan->key_strip, window_start);
 		key_strip = window_start;
 		leaf_header(page, desc)->flags |= LEAF_KEYS_STRIPPED;
 	}
