@@ -3,7 +3,8 @@
 EXTENSION = bpindex
 MODULE_big = bpindex
 DATA = bpindex--1.0.sql bpindex--1.0--1.1.sql bpindex--1.1--1.2.sql \
-	bpindex--1.2--1.3.sql bpindex--1.3--1.4.sql bpindex--1.4--1.5.sql
+	bpindex--1.2--1.3.sql bpindex--1.3--1.4.sql bpindex--1.4--1.5.sql \
+	bpindex--1.5--1.6.sql
 PGFILEDESC = "bpindex - BP-tree index access method"
 
 OBJS = \
@@ -29,7 +30,7 @@ OBJS = \
 	src/bpvalidate.o \
 	src/bpxlog.o
 
-HEADERS = src/bpa.h src/bpcodec.h src/bpcompat.h src/bpindex.h
+HEADERS = src/bpa.h src/bpcodec.h src/bpcompat.h src/bpindex.h src/bpxlog.h
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=bpindex
@@ -73,7 +74,7 @@ endif
 endif
 endif
 
-$(OBJS): src/bpa.h src/bpcodec.h src/bpcompat.h src/bpindex.h
+$(OBJS): $(HEADERS)
 
 # The tree builds for PostgreSQL 15 and 18: when PG_CONFIG names another
 # version than the last build's, or BP_ASSERTS differs (both recorded in

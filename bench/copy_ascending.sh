@@ -18,6 +18,6 @@ prepare_workdir
 [ "$WORKDIR" = "$(pwd)" ] || trap 'rm -rf "$(dirname "$WORKDIR")"' EXIT
 
 as_server_user bash -c "cd '$WORKDIR' && ROWS=$ROWS REPS=$REPS pg_virtualenv -v $PG_MAJOR \
-	-o 'shared_buffers=2GB' -o 'max_wal_size=20GB' -o 'checkpoint_timeout=1h' \
+	-o 'shared_preload_libraries=bpindex' -o 'shared_buffers=2GB' -o 'max_wal_size=20GB' -o 'checkpoint_timeout=1h' \
 	-o 'synchronous_commit=off' -o 'max_parallel_workers_per_gather=0' \
 	bash bench/copy_ascending_run.sh"

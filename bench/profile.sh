@@ -50,6 +50,7 @@ cat <<EOF | run_pg tee -a "$DATA/postgresql.conf" >/dev/null
 port = $PORT
 unix_socket_directories = '$TMP'
 listen_addresses = ''
+shared_preload_libraries = 'bpindex'
 shared_buffers = 2GB
 synchronous_commit = off
 max_parallel_workers_per_gather = 0

@@ -151,10 +151,12 @@ as_server_user() {
 # PGHOST, PGPORT, PGUSER and PGDATABASE set to it:
 #   run_in_cluster DIR [-o guc=value]... [-e NAME=VALUE]... -- command [args]
 # -o sets a server setting, -e a variable of the server's environment.
+# Every cluster preloads bpindex (shared_preload_libraries), which
+# registers its WAL resource manager.
 # 15: Debian's pg_virtualenv.  18: scripts/throwaway_cluster.sh (initdb
 # into a temporary directory, start on a free port, stop and remove).
 run_in_cluster() {
-	local dir=$1 opts=() envs=()
+	local dir=$1 opts=(shared_preload_libraries=bpindex) envs=()
 	shift
 	while [ $# -gt 0 ]; do
 		case $1 in

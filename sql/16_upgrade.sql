@@ -62,6 +62,14 @@ SELECT count(*) FROM up_url WHERE u BETWEEN 'https://www.example.com/item/001000
 RESET enable_seqscan;
 SELECT bpindex_check('up_url_bp', true);
 DROP TABLE up_url;
+-- 1.6: bpindex's own WAL resource manager; bpindex_wal_ready says that
+-- this server (which preloads bpindex) can write, and 1.5's indexes are
+-- written on
+ALTER EXTENSION bpindex UPDATE TO '1.6';
+SELECT extversion FROM pg_extension WHERE extname = 'bpindex';
+SELECT bpindex_wal_ready();
+INSERT INTO up_t SELECT i FROM generate_series(1001, 3000) i;
+SELECT bpindex_check('up_t_bp', true);
 SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;
 SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;

@@ -526,6 +526,7 @@ bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data",
 			 RelationGetRelationName(index));
+	bp_xlog_require(index);
 
 	state.index = index;
 	state.options = bp_index_options(index);
@@ -602,6 +603,7 @@ bp_buildempty(Relation index)
 	int			internal_capacity;
 	PGAlignedBlock page;
 
+	bp_xlog_require(index);
 	choose_layout(index, &desc, &layout, &internal_capacity);
 	fill_metapage(page.data, &desc, &layout, internal_capacity,
 				  options.fillfactor, 1, 0);

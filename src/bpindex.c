@@ -21,10 +21,14 @@ PG_FUNCTION_INFO_V1(bpindex_handler);
 
 void		_PG_init(void);
 
-/* Register the reloptions of bpindex and the hypothetical-index hooks. */
+/*
+ * Register the reloptions of bpindex, the hypothetical-index hooks and,
+ * when the library is preloaded, the WAL resource manager.
+ */
 void
 _PG_init(void)
 {
+	bp_xlog_register_rmgr();
 	bp_options_init();
 	bp_hypo_init();
 }

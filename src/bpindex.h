@@ -28,6 +28,7 @@
 
 #include "bpa.h"
 #include "bpcodec.h"
+#include "bpxlog.h"
 
 /* Identification of bpindex pages and the metapage. */
 #define BP_PAGE_ID			0xB7F1
@@ -1026,11 +1027,6 @@ extern void bp_costestimate(PlannerInfo *root, IndexPath *path,
 							Cost *indexTotalCost,
 							Selectivity *indexSelectivity,
 							double *indexCorrelation, double *indexPages);
-
-/* bpxlog.c */
-extern void bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
-						  const Size *lengths);
-extern void bp_install_page(Relation index, Buffer buf, char *newpage);
 
 /* bphypo.c */
 extern void bp_hypo_init(void);

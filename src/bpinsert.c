@@ -22,7 +22,6 @@
  */
 #include "postgres.h"
 
-#include "access/generic_xlog.h"
 #include "access/tableam.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
@@ -248,7 +247,7 @@ flush_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 	if (result == BPA_FULL)
 		return LEAF_FULL;
 	if (result == BPA_INSERTED)
-		bp_install_page(index, buf, copy.data);
+		bp_install_page(index, buf, copy.data, BP_XLOG_REWRITE);
 	return LEAF_INSERTED;
 }
 
@@ -377,7 +376,7 @@ recode_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 		bp_leaf_fill(copy.data, desc, &plan, items, n, lowkey, highkey,
 					 pos == n - 1);
 		BpPageGetOpaque(copy.data)->rightlink = BpPageGetOpaque(page)->rightlink;
-		bp_install_page(index, buf, copy.data);
+		bp_install_page(index, buf, copy.data, BP_XLOG_REWRITE);
 	}
 	pfree(items);
 	if (lowkey)
@@ -499,7 +498,7 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	bool		inserted = true;
 	Buffer		rbuf;
 	BlockNumber right;
-	GenericXLogState *xlog;
+	BpXLog	   *xlog;
 	Page		lpage;
 	Page		rpage;
 
@@ -543,9 +542,9 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	right = BufferGetBlockNumber(rbuf);
 	/* predicate locks on the leaf cover both halves */
 	PredicateLockPageSplit(index, BufferGetBlockNumber(buf), right);
-	xlog = GenericXLogStart(index);
-	lpage = GenericXLogRegisterBuffer(xlog, buf, 0);
-	rpage = GenericXLogRegisterBuffer(xlog, rbuf, GENERIC_XLOG_FULL_IMAGE);
+	xlog = bp_xlog_start(index, BP_XLOG_SPLIT);
+	lpage = bp_xlog_register(xlog, buf, 0);
+	rpage = bp_xlog_register(xlog, rbuf, BP_XLOG_FULL_IMAGE | BP_XLOG_CLEANUP);
 
 	/*
 	 * The right page takes over the left page's high key and right-link.
@@ -561,7 +560,7 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 				 packed_blocks);
 	BpPageGetOpaque(lpage)->flags |= BP_INCOMPLETE_SPLIT;
 	BpPageGetOpaque(lpage)->rightlink = right;
-	GenericXLogFinish(xlog);
+	bp_xlog_finish(xlog);
 	UnlockReleaseBuffer(rbuf);
 
 	if (inserted)
@@ -589,17 +588,18 @@ new_root(Relation index, Buffer childbuf, uint16 child_level,
 	uint16		width = state->slot.width;
 	Buffer		rootbuf = bp_new_buffer(index);
 	Buffer		metabuf = ReadBuffer(index, BP_METAPAGE_BLKNO);
-	GenericXLogState *xlog;
+	BpXLog	   *xlog;
 	Page		root;
+	Page		child;
 	BpMetaPage	meta;
 	BlockNumber children[2] = {BufferGetBlockNumber(childbuf), right};
 	char	   *pivots = palloc0(2 * (Size) width);
 
 	memcpy(pivots + width, pivot, width);
 	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
-	xlog = GenericXLogStart(index);
-	root = GenericXLogRegisterBuffer(xlog, rootbuf, GENERIC_XLOG_FULL_IMAGE);
-	meta = BpPageGetMeta(GenericXLogRegisterBuffer(xlog, metabuf, 0));
+	xlog = bp_xlog_start(index, BP_XLOG_NEWROOT);
+	root = bp_xlog_register(xlog, rootbuf, BP_XLOG_FULL_IMAGE | BP_XLOG_CLEANUP);
+	meta = BpPageGetMeta(bp_xlog_register(xlog, metabuf, 0));
 
 	if (!bp_internal_fill(&state->slot, root, child_level + 1,
 						  state->meta.internal_capacity, NULL, NULL, children,
@@ -609,9 +609,9 @@ new_root(Relation index, Buffer childbuf, uint16 child_level,
 
 	meta->root = BufferGetBlockNumber(rootbuf);
 	meta->root_level = child_level + 1;
-	BpPageGetOpaque(GenericXLogRegisterBuffer(xlog, childbuf, 0))->flags &=
-		~BP_INCOMPLETE_SPLIT;
-	GenericXLogFinish(xlog);
+	child = bp_xlog_register(xlog, childbuf, 0);
+	BpPageGetOpaque(child)->flags &= ~BP_INCOMPLETE_SPLIT;
+	bp_xlog_finish(xlog);
 	UnlockReleaseBuffer(metabuf);
 	UnlockReleaseBuffer(rootbuf);
 }
@@ -627,9 +627,9 @@ insert_into_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	BpIndexState *state = bp_get_state(index);
 	uint16		width = state->slot.width;
 	BpSlotBound target = {&state->slot, pivot};
-	GenericXLogState *xlog = GenericXLogStart(index);
-	Page		page = GenericXLogRegisterBuffer(xlog, pbuf, 0);
-	Page		child = GenericXLogRegisterBuffer(xlog, childbuf, 0);
+	BpXLog	   *xlog = bp_xlog_start(index, BP_XLOG_DOWNLINK);
+	Page		page = bp_xlog_register(xlog, pbuf, 0);
+	Page		child = bp_xlog_register(xlog, childbuf, 0);
 	int			pos = bp_choose_child(page, &state->slot, bp_pivot_at_or_before,
 									  &target) + 1;
 
@@ -640,7 +640,7 @@ insert_into_internal(Relation index, Buffer pbuf, Buffer childbuf,
 							pivot, NULL, bp_internal_pivot(page, width, pos)))
 		elog(ERROR, "bpindex: the keys of a pivot do not fit its page");
 	BpPageGetOpaque(child)->flags &= ~BP_INCOMPLETE_SPLIT;
-	GenericXLogFinish(xlog);
+	bp_xlog_finish(xlog);
 }
 
 /*
@@ -692,9 +692,10 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	int			nleft;
 	Buffer		nbuf;
 	BlockNumber newblk;
-	GenericXLogState *xlog;
+	BpXLog	   *xlog;
 	Page		lpage;
 	Page		rpage;
+	Page		child;
 	char	   *separator;
 
 	/* the n + 1 items in order, their keys in a copy of the page */
@@ -716,9 +717,9 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 
 	nbuf = bp_new_buffer(index);
 	newblk = BufferGetBlockNumber(nbuf);
-	xlog = GenericXLogStart(index);
-	lpage = GenericXLogRegisterBuffer(xlog, pbuf, 0);
-	rpage = GenericXLogRegisterBuffer(xlog, nbuf, GENERIC_XLOG_FULL_IMAGE);
+	xlog = bp_xlog_start(index, BP_XLOG_SPLIT);
+	lpage = bp_xlog_register(xlog, pbuf, 0);
+	rpage = bp_xlog_register(xlog, nbuf, BP_XLOG_FULL_IMAGE | BP_XLOG_CLEANUP);
 
 	if (!bp_internal_fill(desc, rpage, opaque->level, capacity, separator,
 						  highkey, children + nleft, separator, n - nleft) ||
@@ -729,9 +730,9 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	BpPageGetOpaque(lpage)->flags |= BP_INCOMPLETE_SPLIT;
 	BpPageGetOpaque(lpage)->rightlink = newblk;
 
-	BpPageGetOpaque(GenericXLogRegisterBuffer(xlog, childbuf, 0))->flags &=
-		~BP_INCOMPLETE_SPLIT;
-	GenericXLogFinish(xlog);
+	child = bp_xlog_register(xlog, childbuf, 0);
+	BpPageGetOpaque(child)->flags &= ~BP_INCOMPLETE_SPLIT;
+	bp_xlog_finish(xlog);
 	UnlockReleaseBuffer(nbuf);
 
 	insert_downlink(index, pbuf, BpPageGetOpaque(BufferGetPage(pbuf))->level,
@@ -961,6 +962,7 @@ bp_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	MemoryContext old = CurrentMemoryContext;
 	char	   *slot;
 
+	bp_xlog_require(index);
 	/* detoasted keys, and keys a split or re-encoding rebuilds whole */
 	if (state->slot.has_keys)
 	{

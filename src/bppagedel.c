@@ -51,7 +51,6 @@
  */
 #include "postgres.h"
 
-#include "access/generic_xlog.h"
 #include "access/transam.h"
 #include "miscadmin.h"
 #include "storage/predicate.h"
@@ -283,7 +282,7 @@ delete_into_left(Relation index, BlockNumber blkno, BlockNumber left,
 	Page		lpage;
 	Page		ppage;
 	int			pos;
-	GenericXLogState *xlog;
+	BpXLog	   *xlog;
 
 	if (lowkey == NULL)
 		return false;
@@ -310,21 +309,21 @@ delete_into_left(Relation index, BlockNumber blkno, BlockNumber left,
 
 	/* serializable transactions that read L's range now hold it on LS */
 	PredicateLockPageCombine(index, blkno, left);
-	xlog = GenericXLogStart(index);
-	lspage = GenericXLogRegisterBuffer(xlog, bufs[0], 0);
-	lpage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
-	ppage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
+	xlog = bp_xlog_start(index, BP_XLOG_DELETE);
+	lspage = bp_xlog_register(xlog, bufs[0], 0);
+	lpage = bp_xlog_register(xlog, bufs[1], BP_XLOG_CLEANUP);
+	ppage = bp_xlog_register(xlog, bufs[2], 0);
 	if (!set_leaf_fence(index, lspage, true,
 						bp_page_fence(desc, lpage, true, fence)))
 	{
 		/* no room for the high key's keys in LS */
-		GenericXLogAbort(xlog);
+		bp_xlog_abort(xlog);
 		goto give_up;
 	}
 	BpPageGetOpaque(lspage)->rightlink = BpPageGetOpaque(lpage)->rightlink;
 	remove_internal_entry(ppage, width, pos);
 	bp_init_deleted_page(lpage, desc, ReadNextFullTransactionId());
-	GenericXLogFinish(xlog);
+	bp_xlog_finish(xlog);
 	release_all(bufs, 3);
 	return true;
 
@@ -352,7 +351,7 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 	Page		ppage;
 	BpInternalHeader *header;
 	int			pos;
-	GenericXLogState *xlog;
+	BpXLog	   *xlog;
 
 	if (lowkey)
 	{
@@ -389,19 +388,19 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 
 	/* serializable transactions that read L's range now hold it on R */
 	PredicateLockPageCombine(index, blkno, right);
-	xlog = GenericXLogStart(index);
+	xlog = bp_xlog_start(index, BP_XLOG_DELETE);
 	if (BufferIsValid(bufs[0]))
 	{
-		lspage = GenericXLogRegisterBuffer(xlog, bufs[0], 0);
+		lspage = bp_xlog_register(xlog, bufs[0], 0);
 		BpPageGetOpaque(lspage)->rightlink = right;
 	}
-	lpage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
-	rpage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
-	ppage = GenericXLogRegisterBuffer(xlog, bufs[3], 0);
+	lpage = bp_xlog_register(xlog, bufs[1], BP_XLOG_CLEANUP);
+	rpage = bp_xlog_register(xlog, bufs[2], 0);
+	ppage = bp_xlog_register(xlog, bufs[3], 0);
 	if (!set_leaf_fence(index, rpage, false, lowkey))
 	{
 		/* no room for the low key's keys in R */
-		GenericXLogAbort(xlog);
+		bp_xlog_abort(xlog);
 		goto give_up;
 	}
 	remove_internal_entry(ppage, width, 0);
@@ -411,7 +410,7 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 	else
 		memset(bp_internal_pivot(ppage, width, 0), 0, width);
 	bp_init_deleted_page(lpage, desc, ReadNextFullTransactionId());
-	GenericXLogFinish(xlog);
+	bp_xlog_finish(xlog);
 	release_all(bufs, 4);
 	return true;
 
@@ -495,7 +494,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 	int			pos;
 	int			ngp;
 	BlockNumber sibling;
-	GenericXLogState *xlog;
+	BpXLog	   *xlog;
 	bool		merged = false;
 
 	bp_read_meta(index, &meta);
@@ -545,22 +544,22 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		if (pos < 1 || bp_internal_children(gpage, width)[pos - 1] != sibling)
 			goto done;
 
-		xlog = GenericXLogStart(index);
-		spage = GenericXLogRegisterBuffer(xlog, bufs[0], 0);
-		ppage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
-		gpage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
+		xlog = bp_xlog_start(index, BP_XLOG_DELETE);
+		spage = bp_xlog_register(xlog, bufs[0], 0);
+		ppage = bp_xlog_register(xlog, bufs[1], BP_XLOG_CLEANUP);
+		gpage = bp_xlog_register(xlog, bufs[2], 0);
 		if (!append_child(desc, spage, child, plowkey) ||
 			!bp_page_set_fence(desc, spage, true,
 							   bp_page_fence(desc, ppage, true, fence)))
 		{
 			/* no room for the keys in the sibling */
-			GenericXLogAbort(xlog);
+			bp_xlog_abort(xlog);
 			goto done;
 		}
 		BpPageGetOpaque(spage)->rightlink = BpPageGetOpaque(ppage)->rightlink;
 		remove_internal_entry(gpage, width, pos);
 		bp_init_deleted_page(ppage, desc, ReadNextFullTransactionId());
-		GenericXLogFinish(xlog);
+		bp_xlog_finish(xlog);
 		merged = true;
 	}
 	else
@@ -594,15 +593,15 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 			bp_internal_children(gpage, width)[1] != sibling)
 			goto done;
 
-		xlog = GenericXLogStart(index);
+		xlog = bp_xlog_start(index, BP_XLOG_DELETE);
 		if (BufferIsValid(bufs[0]))
 		{
-			npage = GenericXLogRegisterBuffer(xlog, bufs[0], 0);
+			npage = bp_xlog_register(xlog, bufs[0], 0);
 			BpPageGetOpaque(npage)->rightlink = sibling;
 		}
-		ppage = GenericXLogRegisterBuffer(xlog, bufs[1], 0);
-		spage = GenericXLogRegisterBuffer(xlog, bufs[2], 0);
-		gpage = GenericXLogRegisterBuffer(xlog, bufs[3], 0);
+		ppage = bp_xlog_register(xlog, bufs[1], BP_XLOG_CLEANUP);
+		spage = bp_xlog_register(xlog, bufs[2], 0);
+		gpage = bp_xlog_register(xlog, bufs[3], 0);
 		/* the child goes first; the old pivot 0 (the old low key) moves to 1 */
 		bp_internal_open_gap(spage, width, 0);
 		bp_internal_children(spage, width)[0] = child;
@@ -611,7 +610,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 			if (!bp_page_set_fence(desc, spage, false, plowkey))
 			{
 				/* no room for the low key's keys in the sibling */
-				GenericXLogAbort(xlog);
+				bp_xlog_abort(xlog);
 				goto done;
 			}
 			memcpy(bp_internal_pivot(spage, width, 0), bp_page_lowkey(spage), width);
@@ -628,7 +627,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		else
 			memset(bp_internal_pivot(gpage, width, 0), 0, width);
 		bp_init_deleted_page(ppage, desc, ReadNextFullTransactionId());
-		GenericXLogFinish(xlog);
+		bp_xlog_finish(xlog);
 		merged = true;
 	}
 

@@ -915,9 +915,17 @@ bp_new_buffer(Relation index)
 		/* never wait: the caller may hold locks of the tree */
 		if (ConditionalLockBufferForCleanup(buf))
 		{
-			if (bp_page_recyclable(BufferGetPage(buf),
-								   bp_get_state(index)->slot.width))
+			Page		page = BufferGetPage(buf);
+			uint16		width = bp_get_state(index)->slot.width;
+
+			if (bp_page_recyclable(page, width))
+			{
+				/* standbys' snapshots that might still reach it conflict */
+				if (!PageIsNew(page))
+					bp_xlog_reuse(index, blkno,
+								  bp_page_deleted_data(page, width)->safexid);
 				return buf;
+			}
 			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
 		}
 		ReleaseBuffer(buf);

@@ -78,7 +78,8 @@ bp_remove_dead_entries(Relation index, Buffer buf, bool marked_only,
 	if (!bp_leaf_remove_stored(&leaf, state->work.stored, n))
 		elog(ERROR, "entry vanished from bpindex index \"%s\" while removing dead entries",
 			 RelationGetRelationName(index));
-	bp_install_page(index, buf, copy.data);
+	bp_install_page(index, buf, copy.data,
+					marked_only ? BP_XLOG_DEAD : BP_XLOG_VACUUM);
 	return n;
 }
 
@@ -109,6 +110,7 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	Buffer		buf;
 	BlockNumber next;
 
+	bp_xlog_require(index);
 	if (stats == NULL)
 		stats = palloc0(sizeof(IndexBulkDeleteResult));
 	stats->num_index_tuples = 0;

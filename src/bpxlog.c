@@ -1,26 +1,51 @@
 /*-------------------------------------------------------------------------
  *
  * bpxlog.c
- *	  WAL records of single-page changes, in generic WAL's own format.
+ *	  bpindex's WAL resource manager: writing, replaying, describing and
+ *	  masking its records.
  *
- * A generic WAL record (resource manager RM_GENERIC_ID) carries, for each
- * registered page, a list of fragments: an OffsetNumber offset, an
- * OffsetNumber length and that many bytes of the new page.  generic_redo
- * copies them into the page; when the record holds a full-page image it
- * restores that instead.  GenericXLogFinish builds such a record by
- * diffing the whole page byte by byte, which costs more than a BPA insert
- * itself; the changes of one leaf are logged here instead, either as the
- * byte ranges the caller knows it changed, or as the ranges that differ
- * between the page and a modified copy, found a word at a time.  Recovery
- * and standbys replay them with the stock server.
+ * Every change of an index page after the build goes through this file.
+ * A record names its kind (bpxlog.h) and carries up to BP_XLOG_MAX_PAGES
+ * pages, each either as a full image (a page new to the index) or as
+ * fragments of the page: a 2-byte offset, a 2-byte length and that many
+ * bytes.  Fragments are the byte ranges a caller knows it changed (an
+ * append, bp_log_ranges) or the 8-byte words in which the page differs
+ * from its copy before the change (everything else).  That comparison
+ * sees the page as a standby has it: the hole between pd_lower and
+ * pd_upper, where a leaf keeps its dead marks (hints, never logged), is
+ * taken as zeros before and after, so bytes that leave or join the hole
+ * are always logged and a standby's hole stays zero.
+ *
+ * Redo applies the fragments of each page (or restores its image) with
+ * every page of the record locked, as the change was made.  The pages a
+ * record registers with BP_XLOG_CLEANUP -- a leaf VACUUM removed entries
+ * from, a page deleted, a page reused -- are read first and under a
+ * cleanup lock, as nbtree's redo of VACUUM does: a standby scan that
+ * keeps the pin of a leaf whose entries it is returning (an index-only
+ * scan) holds the replay up until it moves on, or is cancelled by the
+ * recovery conflict on buffer pins, and never returns entries whose heap
+ * tuples replay removed.  A page about to be reused is announced by a
+ * BP_XLOG_REUSE record with the transaction ID of its deletion, a
+ * recovery conflict with every standby snapshot that could still reach it.
+ *
+ * The resource manager is registered when the library is loaded through
+ * shared_preload_libraries (bp_xlog_register_rmgr); without it every
+ * write of a bpindex index raises an error before it changes anything
+ * (bp_xlog_require), since its records could not be replayed.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "access/rmgr.h"
+#include "access/bufmask.h"
+#include "access/xlog.h"
+#include "access/xlog_internal.h"
 #include "access/xloginsert.h"
+#include "access/xlogutils.h"
+#include "fmgr.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "storage/standby.h"
 #include "utils/rel.h"
 
 #include "bpindex.h"
@@ -28,74 +53,136 @@
 /* Equal words between two differing runs that still merge them. */
 #define MERGE_GAP_WORDS 2
 
+/*
+ * The main data of every record: which of its blocks are replayed under
+ * a cleanup lock, and for BP_XLOG_REUSE the transaction ID every standby
+ * snapshot must be past (the page's deletion) and the index's relation.
+ */
+typedef struct BpXLogHeader
+{
+	uint8		cleanup_blocks; /* bit i: block i */
+	FullTransactionId reuse_horizon;
+	BpRelFileLocator locator;
+} BpXLogHeader;
+
+/* The header of one fragment of a page: its bytes follow. */
+typedef struct BpXLogFragment
+{
+	uint16		offset;
+	uint16		length;
+} BpXLogFragment;
+
+/* Changes of several pages being made (bp_xlog_start .. finish). */
+struct BpXLog
+{
+	Relation	index;
+	uint8		kind;
+	int			npages;
+	Buffer		buffers[BP_XLOG_MAX_PAGES];
+	int			flags[BP_XLOG_MAX_PAGES];
+	PGAlignedBlock pages[BP_XLOG_MAX_PAGES];	/* the changed copies */
+};
+
+/* Was the resource manager registered (shared_preload_libraries)? */
+static bool bp_rmgr_registered = false;
+
+static void bp_redo(XLogReaderState *record);
+static void bp_desc(StringInfo buf, XLogReaderState *record);
+static const char *bp_identify(uint8 info);
+static void bp_mask(char *pagedata, BlockNumber blkno);
+
+static RmgrData bp_rmgr = {
+	.rm_name = BP_RMGR_NAME,
+	.rm_redo = bp_redo,
+	.rm_desc = bp_desc,
+	.rm_identify = bp_identify,
+	.rm_mask = bp_mask
+};
+
+/*
+ * Register the resource manager, if the library is being preloaded
+ * (_PG_init); elsewhere it cannot be registered.
+ */
+void
+bp_xlog_register_rmgr(void)
+{
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+	RegisterCustomRmgr(BP_RMGR_ID, &bp_rmgr);
+	bp_rmgr_registered = true;
+}
+
+PG_FUNCTION_INFO_V1(bpindex_wal_ready);
+
+/* bpindex_wal_ready(): can this server write bpindex indexes? */
+Datum
+bpindex_wal_ready(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bp_rmgr_registered);
+}
+
+/*
+ * Raise an ERROR, naming the index, if this server cannot write the
+ * index's WAL: the library was not preloaded.  Called before any write.
+ */
+void
+bp_xlog_require(Relation index)
+{
+	if (bp_rmgr_registered)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("bpindex index \"%s\" cannot be written: bpindex is not in shared_preload_libraries",
+					RelationGetRelationName(index)),
+			 errdetail("bpindex logs its changes with a WAL resource manager of its own, which is registered only when the server preloads the library."),
+			 errhint("Add bpindex to shared_preload_libraries and restart the server (its standbys too).")));
+}
+
 /* Append one fragment (offset, length, bytes of page) to a delta. */
 static Size
 add_fragment(char *delta, Size len, const char *page, Size offset, Size length)
 {
-	OffsetNumber off = (OffsetNumber) offset;
-	OffsetNumber n = (OffsetNumber) length;
+	BpXLogFragment frag;
 
-	memcpy(delta + len, &off, sizeof(OffsetNumber));
-	memcpy(delta + len + sizeof(OffsetNumber), &n, sizeof(OffsetNumber));
-	memcpy(delta + len + 2 * sizeof(OffsetNumber), page + offset, length);
-	return len + 2 * sizeof(OffsetNumber) + length;
+	Assert(offset + length <= BLCKSZ);
+	frag.offset = (uint16) offset;
+	frag.length = (uint16) length;
+	memcpy(delta + len, &frag, sizeof(frag));
+	memcpy(delta + len + sizeof(frag), page + offset, length);
+	return len + sizeof(frag) + length;
 }
 
-/* Insert the record of a delta for buf and stamp the page.  In a critical section. */
+/* Zero the hole between pd_lower and pd_upper of a copy of a page. */
 static void
-insert_record(Buffer buf, Page page, const char *delta, Size len)
+zero_hole(char *page)
 {
-	XLogRecPtr	recptr;
+	PageHeader	header = (PageHeader) page;
 
-	XLogBeginInsert();
-	XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
-	XLogRegisterBufData(0, (char *) delta, len);
-	recptr = XLogInsert(RM_GENERIC_ID, 0);
-	PageSetLSN(page, recptr);
+	if (header->pd_lower >= SizeOfPageHeaderData &&
+		header->pd_lower < header->pd_upper && header->pd_upper <= BLCKSZ)
+		memset(page + header->pd_lower, 0, header->pd_upper - header->pd_lower);
 }
 
 /*
- * WAL-log n byte ranges of the page in buf that the caller has just
- * changed (within a critical section, with the buffer dirtied).  A range
- * that follows the previous one by no more than a fragment's own header
- * joins its fragment.
- */
-void
-bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
-			  const Size *lengths)
-{
-	PGAlignedBlock delta;
-	Size		len = 0;
-	int			i = 0;
-
-	while (i < n)
-	{
-		Size		start = offsets[i];
-		Size		end = offsets[i] + lengths[i];
-
-		for (i++; i < n && offsets[i] >= start &&
-			 offsets[i] <= end + 2 * sizeof(OffsetNumber); i++)
-			end = Max(end, offsets[i] + lengths[i]);
-		Assert(len + 2 * sizeof(OffsetNumber) + (end - start) <= BLCKSZ);
-		len = add_fragment(delta.data, len, (const char *) page, start,
-						   end - start);
-	}
-	insert_record(buf, page, delta.data, len);
-}
-
-/*
- * The fragments that turn old into new: runs of differing 8-byte words,
- * merged across short equal gaps.  Returns the delta's length.
+ * The fragments that turn old into new, both seen without their holes:
+ * runs of differing 8-byte words, merged across short equal gaps.
+ * Returns the delta's length (at most 2 * BLCKSZ bytes).
  */
 static Size
 compute_delta(const char *old, const char *new, char *delta)
 {
-	const uint64 *a = (const uint64 *) old;
-	const uint64 *b = (const uint64 *) new;
+	PGAlignedBlock before;
+	PGAlignedBlock after;
+	const uint64 *a = (const uint64 *) before.data;
+	const uint64 *b = (const uint64 *) after.data;
 	int			nwords = BLCKSZ / sizeof(uint64);
 	Size		len = 0;
 	int			i = 0;
 
+	memcpy(before.data, old, BLCKSZ);
+	memcpy(after.data, new, BLCKSZ);
+	zero_hole(before.data);
+	zero_hole(after.data);
 	while (i < nwords)
 	{
 		int			start;
@@ -110,36 +197,344 @@ compute_delta(const char *old, const char *new, char *delta)
 		for (i = end; i < nwords && i - end <= MERGE_GAP_WORDS; i++)
 			if (a[i] != b[i])
 				end = i + 1;
-		len = add_fragment(delta, len, new, start * sizeof(uint64),
+		len = add_fragment(delta, len, after.data, start * sizeof(uint64),
 						   (end - start) * sizeof(uint64));
 		i = end;
 	}
 	return len;
 }
 
+/* Start changing pages of index, to be logged as one record of kind. */
+BpXLog *
+bp_xlog_start(Relation index, uint8 kind)
+{
+	BpXLog	   *xlog = palloc(sizeof(BpXLog));
+
+	xlog->index = index;
+	xlog->kind = kind;
+	xlog->npages = 0;
+	return xlog;
+}
+
 /*
- * Replace the exclusively locked page in buf by newpage, a modified copy
- * of it, WAL-logging the ranges that differ.  The entries of a leaf may
- * have moved, so its dead marks are cleared.
+ * Register the exclusively locked page in buf for a change; returns a copy
+ * to change, installed by bp_xlog_finish (the same copy if buf is already
+ * registered).  flags: BP_XLOG_FULL_IMAGE, BP_XLOG_CLEANUP.
+ */
+Page
+bp_xlog_register(BpXLog *xlog, Buffer buf, int flags)
+{
+	int			i;
+
+	/* a page registered again keeps its copy */
+	for (i = 0; i < xlog->npages; i++)
+		if (xlog->buffers[i] == buf)
+		{
+			xlog->flags[i] |= flags;
+			return (Page) xlog->pages[i].data;
+		}
+	i = xlog->npages++;
+	if (i >= BP_XLOG_MAX_PAGES)
+		elog(ERROR, "bpindex: more than %d pages in one WAL record",
+			 BP_XLOG_MAX_PAGES);
+	xlog->buffers[i] = buf;
+	xlog->flags[i] = flags;
+	memcpy(xlog->pages[i].data, BufferGetPage(buf), BLCKSZ);
+	return (Page) xlog->pages[i].data;
+}
+
+/* Forget the changes registered; the pages stay as they were. */
+void
+bp_xlog_abort(BpXLog *xlog)
+{
+	pfree(xlog);
+}
+
+/*
+ * Install the changed copies into their buffers and log them as one
+ * record (for a relation that needs WAL).
  */
 void
-bp_install_page(Relation index, Buffer buf, char *newpage)
+bp_xlog_finish(BpXLog *xlog)
 {
-	Page		page = BufferGetPage(buf);
-	char	   *delta = palloc(2 * BLCKSZ);
-	Size		len = 0;
-	bool		logged = RelationNeedsWAL(index);
-
-	if (BpPageGetOpaque(newpage)->flags & BP_LEAF)
-		bp_leaf_clear_dead_marks(newpage);
+	bool		logged = RelationNeedsWAL(xlog->index);
+	char	   *deltas = NULL;
+	Size		lengths[BP_XLOG_MAX_PAGES] = {0};
+	BpXLogHeader header = {0};
 
 	if (logged)
-		len = compute_delta((const char *) page, newpage, delta);
+	{
+		deltas = palloc((Size) xlog->npages * 2 * BLCKSZ);
+		for (int i = 0; i < xlog->npages; i++)
+		{
+			if (!(xlog->flags[i] & BP_XLOG_FULL_IMAGE))
+				lengths[i] = compute_delta(BufferGetPage(xlog->buffers[i]),
+										   xlog->pages[i].data,
+										   deltas + (Size) i * 2 * BLCKSZ);
+			if (xlog->flags[i] & BP_XLOG_CLEANUP)
+				header.cleanup_blocks |= (uint8) (1 << i);
+		}
+	}
 	START_CRIT_SECTION();
-	memcpy(page, newpage, BLCKSZ);
-	MarkBufferDirty(buf);
-	if (logged && len > 0)
-		insert_record(buf, page, delta, len);
+	for (int i = 0; i < xlog->npages; i++)
+	{
+		memcpy(BufferGetPage(xlog->buffers[i]), xlog->pages[i].data, BLCKSZ);
+		MarkBufferDirty(xlog->buffers[i]);
+	}
+	if (logged)
+	{
+		XLogRecPtr	recptr;
+
+		XLogBeginInsert();
+		XLogRegisterData((char *) &header, sizeof(header));
+		for (int i = 0; i < xlog->npages; i++)
+		{
+			if (xlog->flags[i] & BP_XLOG_FULL_IMAGE)
+				XLogRegisterBuffer(i, xlog->buffers[i],
+								   REGBUF_FORCE_IMAGE | REGBUF_STANDARD);
+			else
+			{
+				XLogRegisterBuffer(i, xlog->buffers[i], REGBUF_STANDARD);
+				XLogRegisterBufData(i, deltas + (Size) i * 2 * BLCKSZ, lengths[i]);
+			}
+		}
+		recptr = XLogInsert(BP_RMGR_ID, xlog->kind);
+		for (int i = 0; i < xlog->npages; i++)
+			PageSetLSN(BufferGetPage(xlog->buffers[i]), recptr);
+	}
 	END_CRIT_SECTION();
-	pfree(delta);
+	if (deltas)
+		pfree(deltas);
+	pfree(xlog);
+}
+
+/*
+ * Replace the exclusively locked page in buf by newpage, a modified copy
+ * of it, logged as a record of kind.  The entries of a leaf may have
+ * moved, so its dead marks are cleared.  A leaf that VACUUM changed is
+ * replayed under a cleanup lock.
+ */
+void
+bp_install_page(Relation index, Buffer buf, char *newpage, uint8 kind)
+{
+	BpXLog	   *xlog = bp_xlog_start(index, kind);
+	Page		page = bp_xlog_register(xlog, buf,
+										kind == BP_XLOG_VACUUM || kind == BP_XLOG_DEAD ?
+										BP_XLOG_CLEANUP : 0);
+
+	memcpy(page, newpage, BLCKSZ);
+	if (BpPageGetOpaque(page)->flags & BP_LEAF)
+		bp_leaf_clear_dead_marks(page);
+	bp_xlog_finish(xlog);
+}
+
+/*
+ * WAL-log n byte ranges of the page in buf that the caller has just
+ * changed (within a critical section, with the buffer dirtied): a record
+ * of kind BP_XLOG_INSERT.  A range that follows the previous one by no
+ * more than a fragment's own header joins its fragment.
+ */
+void
+bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
+			  const Size *lengths)
+{
+	PGAlignedBlock delta;
+	BpXLogHeader header = {0};
+	Size		len = 0;
+	int			i = 0;
+	XLogRecPtr	recptr;
+
+	while (i < n)
+	{
+		Size		start = offsets[i];
+		Size		end = offsets[i] + lengths[i];
+
+		for (i++; i < n && offsets[i] >= start &&
+			 offsets[i] <= end + sizeof(BpXLogFragment); i++)
+			end = Max(end, offsets[i] + lengths[i]);
+		Assert(len + sizeof(BpXLogFragment) + (end - start) <= BLCKSZ);
+		len = add_fragment(delta.data, len, (const char *) page, start,
+						   end - start);
+	}
+	XLogBeginInsert();
+	XLogRegisterData((char *) &header, sizeof(header));
+	XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
+	XLogRegisterBufData(0, delta.data, len);
+	recptr = XLogInsert(BP_RMGR_ID, BP_XLOG_INSERT);
+	PageSetLSN(page, recptr);
+}
+
+/*
+ * Announce that the deleted page blkno of index, deleted when horizon was
+ * the next transaction ID, is about to be reused: standbys resolve the
+ * conflict with their snapshots that could still reach it.
+ */
+void
+bp_xlog_reuse(Relation index, BlockNumber blkno, FullTransactionId horizon)
+{
+	BpXLogHeader header = {0};
+
+	if (!RelationNeedsWAL(index) || !XLogStandbyInfoActive())
+		return;
+	header.reuse_horizon = horizon;
+	header.locator = bp_relation_locator(index);
+	XLogBeginInsert();
+	XLogRegisterData((char *) &header, sizeof(header));
+	XLogRegisterData((char *) &blkno, sizeof(blkno));
+	XLogInsert(BP_RMGR_ID, BP_XLOG_REUSE);
+}
+
+/* Apply the fragments of a page's delta. */
+static void
+apply_delta(Page page, const char *delta, Size len)
+{
+	const char *p = delta;
+	const char *end = delta + len;
+
+	while (p < end)
+	{
+		BpXLogFragment frag;
+
+		memcpy(&frag, p, sizeof(frag));
+		p += sizeof(frag);
+		if (frag.offset + frag.length > BLCKSZ || p + frag.length > end)
+			elog(PANIC, "bpindex: a WAL record's fragment lies outside its page");
+		memcpy((char *) page + frag.offset, p, frag.length);
+		p += frag.length;
+	}
+}
+
+/* rm_redo: replay a bpindex record. */
+static void
+bp_redo(XLogReaderState *record)
+{
+	uint8		kind = XLogRecGetInfo(record) & BP_XLOG_KIND_MASK;
+	BpXLogHeader header;
+	Buffer		buffers[BP_XLOG_MAX_PAGES];
+	XLogRedoAction actions[BP_XLOG_MAX_PAGES];
+	int			nblocks = XLogRecMaxBlockId(record) + 1;
+
+	memcpy(&header, XLogRecGetData(record), sizeof(header));
+	if (kind == BP_XLOG_REUSE)
+	{
+		if (InHotStandby)
+			bp_resolve_reuse_conflict(header.reuse_horizon, header.locator);
+		return;
+	}
+	if (nblocks > BP_XLOG_MAX_PAGES)
+		elog(PANIC, "bpindex: a WAL record of %d pages", nblocks);
+
+	/* the pages to clean first, holding no other lock while waiting */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < nblocks; i++)
+		{
+			bool		cleanup = (header.cleanup_blocks >> i) & 1;
+
+			if (cleanup != (pass == 0))
+				continue;
+			actions[i] = XLogReadBufferForRedoExtended(record, i, RBM_NORMAL,
+													   cleanup, &buffers[i]);
+		}
+	for (int i = 0; i < nblocks; i++)
+	{
+		if (actions[i] == BLK_NEEDS_REDO)
+		{
+			Size		len;
+			char	   *delta = XLogRecGetBlockData(record, i, &len);
+			Page		page = BufferGetPage(buffers[i]);
+
+			apply_delta(page, delta, len);
+			/* as the primary's page is seen: no dead marks */
+			zero_hole(page);
+			PageSetLSN(page, record->EndRecPtr);
+			MarkBufferDirty(buffers[i]);
+		}
+	}
+	for (int i = 0; i < nblocks; i++)
+		if (BufferIsValid(buffers[i]))
+			UnlockReleaseBuffer(buffers[i]);
+}
+
+/* rm_identify: the name of a record's kind. */
+static const char *
+bp_identify(uint8 info)
+{
+	switch (info & BP_XLOG_KIND_MASK)
+	{
+		case BP_XLOG_INSERT:
+			return "INSERT";
+		case BP_XLOG_REWRITE:
+			return "REWRITE";
+		case BP_XLOG_SPLIT:
+			return "SPLIT";
+		case BP_XLOG_DOWNLINK:
+			return "DOWNLINK";
+		case BP_XLOG_NEWROOT:
+			return "NEWROOT";
+		case BP_XLOG_VACUUM:
+			return "VACUUM";
+		case BP_XLOG_DEAD:
+			return "DEAD";
+		case BP_XLOG_DELETE:
+			return "DELETE";
+		case BP_XLOG_REUSE:
+			return "REUSE";
+	}
+	return NULL;
+}
+
+/* rm_desc: what a record changed, for pg_waldump and error contexts. */
+static void
+bp_desc(StringInfo buf, XLogReaderState *record)
+{
+	uint8		kind = XLogRecGetInfo(record) & BP_XLOG_KIND_MASK;
+	BpXLogHeader header;
+
+	memcpy(&header, XLogRecGetData(record), sizeof(header));
+	if (kind == BP_XLOG_REUSE)
+	{
+		BlockNumber blkno;
+
+		memcpy(&blkno, XLogRecGetData(record) + sizeof(header), sizeof(blkno));
+		appendStringInfo(buf, "blkno %u, deleted at xid %u:%u", blkno,
+						 EpochFromFullTransactionId(header.reuse_horizon),
+						 XidFromFullTransactionId(header.reuse_horizon));
+		return;
+	}
+	for (int i = 0; i <= XLogRecMaxBlockId(record); i++)
+	{
+		Size		len = 0;
+		int			nfragments = 0;
+		char	   *delta;
+
+		if (!XLogRecHasBlockRef(record, i))
+			continue;
+		delta = XLogRecGetBlockData(record, i, &len);
+		for (Size at = 0; delta != NULL && at < len; nfragments++)
+		{
+			BpXLogFragment frag;
+
+			memcpy(&frag, delta + at, sizeof(frag));
+			at += sizeof(frag) + frag.length;
+		}
+		appendStringInfo(buf, "%spage %d: %s", i > 0 ? "; " : "", i,
+						 XLogRecHasBlockImage(record, i) && len == 0 ?
+						 "image" : "");
+		if (len > 0)
+			appendStringInfo(buf, "%d fragments, %zu bytes", nfragments, len);
+		if ((header.cleanup_blocks >> i) & 1)
+			appendStringInfoString(buf, ", cleanup lock");
+	}
+}
+
+/*
+ * rm_mask: what wal_consistency_checking leaves out of a page: its LSN and
+ * checksum, and the hole, which holds a leaf's dead marks (hints that are
+ * never logged).
+ */
+static void
+bp_mask(char *pagedata, BlockNumber blkno)
+{
+	mask_page_lsn_and_checksum(pagedata);
+	mask_unused_space(pagedata);
 }

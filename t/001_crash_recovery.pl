@@ -26,6 +26,7 @@ use BpindexTest;
 
 my $node = PostgreSQL::Test::Cluster->new('crash');
 $node->init;
+preload_bpindex($node);
 $node->append_conf('postgresql.conf', "checkpoint_timeout = '1h'");
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION bpindex');
@@ -226,6 +227,7 @@ $node->stop;
 
 my $pn = PostgreSQL::Test::Cluster->new('split');
 $pn->init(has_archiving => 1, allows_streaming => 1);
+preload_bpindex($pn);
 $pn->start;
 $pn->safe_psql('postgres', q{
 	CREATE EXTENSION bpindex;
@@ -265,7 +267,8 @@ $pn->poll_query_until('postgres',
 	"SELECT last_archived_wal >= '$end_wal' FROM pg_stat_archiver")
   or die 'WAL was not archived';
 
-# The generic WAL records of an index: page-creating ones classified as
+# The WAL records of an index (bpindex's resource manager, which
+# pg_waldump calls custom201): page-creating ones classified as
 # leaf splits (two pages: the leaf and its new right sibling), internal
 # splits (three pages: the page, its new sibling, the child whose split
 # the record completes) and new roots (the new root, the metapage, the old
@@ -280,7 +283,7 @@ sub split_records
 	my ($stdout, $stderr) = run_command([
 		$pn->installed_command('pg_waldump'), '--path', $pn->archive_dir,
 		'--start', $start_lsn, '--end', $end_lsn,
-		'--rmgr', 'Generic', '--relation', $rel ]);
+		'--rmgr', 'custom201', '--relation', $rel ]);
 	my %found = (leaf => [], internal => [], root => []);
 	my $max_block = 1;
 	for my $line (split /\n/, $stdout)

@@ -18,6 +18,7 @@ use BpindexTest;
 
 my $node = PostgreSQL::Test::Cluster->new('corrupt');
 $node->init;
+preload_bpindex($node);
 # PostgreSQL 18's initdb turns data checksums on: the damage done below is
 # to reach bpindex's checks, not a failed page checksum
 my ($controldata) = run_command([ 'pg_controldata', $node->data_dir ]);

@@ -16,8 +16,9 @@ use BpindexTest;
 
 my $primary = PostgreSQL::Test::Cluster->new('primary');
 $primary->init(allows_streaming => 1);
+preload_bpindex($primary);
 $primary->append_conf('postgresql.conf', qq{
-wal_consistency_checking = 'generic'
+wal_consistency_checking = 'bpindex'
 shared_buffers = 16MB
 max_wal_size = 1GB
 log_statement = 'ddl'

@@ -28,6 +28,7 @@ my $duration = 20;    # seconds of concurrent work per round
 
 my $node = PostgreSQL::Test::Cluster->new('concurrency');
 $node->init;
+preload_bpindex($node);
 $node->append_conf('postgresql.conf', qq{
 log_statement = 'none'
 shared_buffers = 16MB

@@ -20,6 +20,7 @@ use BpindexTest;
 
 my $node = PostgreSQL::Test::Cluster->new('dump');
 $node->init;
+preload_bpindex($node);
 # no autovacuum: its ANALYZE of the restored tables could hold back the
 # VACUUM whose effect is checked below
 $node->append_conf('postgresql.conf', 'autovacuum = off');

@@ -20,6 +20,7 @@ use BpindexTest;
 
 my $node = PostgreSQL::Test::Cluster->new('pagedel');
 $node->init;
+preload_bpindex($node);
 $node->append_conf('postgresql.conf', qq{
 checkpoint_timeout = '1h'
 autovacuum = off

@@ -32,6 +32,7 @@ ok($built && -f "$old_src/bpindex.so", 'the 1.4 library builds')
 
 my $node = PostgreSQL::Test::Cluster->new('upgrade_1_4');
 $node->init;
+preload_bpindex($node);
 # no autovacuum or parallel workers: no process but the tests' sessions
 # loads either library
 $node->append_conf('postgresql.conf',

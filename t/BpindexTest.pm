@@ -11,7 +11,15 @@ use PostgreSQL::Test::Utils;
 
 our @EXPORT = qw(index_result seqscan_result bitmap_result load_table
   compare_scans check_index index_stat crash_node start_pgbench
-  finish_pgbench wait_for_pgbench);
+  finish_pgbench wait_for_pgbench preload_bpindex);
+
+# Preload bpindex on a node just initialized (its WAL resource manager is
+# registered only so); standbys made from its backups inherit the setting.
+sub preload_bpindex
+{
+	my ($node) = @_;
+	$node->append_conf('postgresql.conf', "shared_preload_libraries = 'bpindex'");
+}
 
 # Results of a query with the index paths forced.
 sub index_result

@@ -1,0 +1,190 @@
+# Cursors on a hot standby held open across replayed VACUUM: the
+# primary deletes rows inside the leaf a standby cursor stands on, VACUUMs
+# them away (entries removed, their heap line pointers freed, the pages
+# marked all-visible) and inserts new rows that take the freed line
+# pointers, while the cursor -- index-only forward and backward, plain
+# index scan, bitmap scan, on int8 and text keys -- has fetched its first
+# rows.  Replay of the removal waits for the cursor's pin of the leaf
+# (bpindex's redo takes a cleanup lock), so the cursor either returns
+# exactly the rows of its snapshot or is cancelled by the recovery conflict
+# on buffer pins; it never returns a row deleted before its snapshot, and
+# never misses one.  Runs with hot_standby_feedback off and on, and with
+# wal_consistency_checking for bpindex's records.  Then a scan is held on
+# a leaf that VACUUM empties and deletes, whose page a split reuses.
+use strict;
+use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use BpindexTest;
+
+my $primary = PostgreSQL::Test::Cluster->new('cursor_primary');
+$primary->init(allows_streaming => 1);
+preload_bpindex($primary);
+$primary->append_conf('postgresql.conf', qq{
+wal_consistency_checking = 'bpindex'
+autovacuum = off
+});
+$primary->start;
+$primary->safe_psql('postgres', 'CREATE EXTENSION bpindex');
+$primary->backup('backup');
+
+my $standby = PostgreSQL::Test::Cluster->new('cursor_standby');
+$standby->init_from_backup($primary, 'backup', has_streaming => 1);
+# replay waits this long for a pin before it cancels the holder
+$standby->append_conf('postgresql.conf', "max_standby_streaming_delay = '500ms'");
+$standby->start;
+
+my $index_only = 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexscan = off;';
+my $plain = 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off;';
+my $bitmap = 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_indexonlyscan = off;';
+my $no_index = 'SET enable_seqscan = on; SET enable_indexscan = off; '
+  . 'SET enable_indexonlyscan = off; SET enable_bitmapscan = off;';
+
+# [name, key type, key expression of g, settings, query, plan pattern]
+my @cases = (
+	[ 'int8 index-only forward', 'int8', 'g', $index_only,
+		'SELECT k FROM %t ORDER BY k', qr/Index Only Scan using %t_k/ ],
+	[ 'int8 index-only backward', 'int8', 'g', $index_only,
+		'SELECT k FROM %t ORDER BY k DESC', qr/Index Only Scan Backward using %t_k/ ],
+	[ 'int8 index scan', 'int8', 'g', $plain,
+		'SELECT k, v FROM %t WHERE k > 0 ORDER BY k', qr/Index Scan using %t_k/ ],
+	[ 'int8 bitmap scan', 'int8', 'g', $bitmap,
+		'SELECT k, v FROM %t WHERE k BETWEEN 1 AND 1000', qr/Bitmap Index Scan on %t_k/ ],
+	[ 'text index-only forward', 'text COLLATE "C"', "'key-' || lpad(g::text, 4, '0')", $index_only,
+		'SELECT k FROM %t ORDER BY k', qr/Index Only Scan using %t_k/ ],
+	[ 'text index-only backward', 'text', "'key-' || lpad(g::text, 4, '0')", $index_only,
+		'SELECT k FROM %t ORDER BY k DESC', qr/Index Only Scan Backward using %t_k/ ]);
+
+# The rest of cursor c in session: (rows, undef), or (undef, error) if a
+# recovery conflict cancelled its query or ended its session (which
+# psql reports on its way out).
+sub fetch_rest
+{
+	my ($session) = @_;
+	my ($rows, $failed);
+	my $ok = eval {
+		($rows, $failed) = $session->query('FETCH ALL FROM c');
+		1;
+	};
+	return (undef, $session->{stderr} . ($@ // '')) if !$ok || $failed;
+	return ($rows, undef);
+}
+
+# The end of a cursor's run: its rows equal what its snapshot sees, or it
+# was cancelled by a recovery conflict.
+sub check_cursor
+{
+	my ($label, $session, $first, $expected) = @_;
+	my ($rest, $error) = fetch_rest($session);
+	if (defined $error)
+	{
+		like($error, qr/conflict with recovery/,
+			"$label: the cursor was cancelled by a recovery conflict");
+	}
+	else
+	{
+		is(join("\n", grep { $_ ne '' } ($first, $rest)), $expected,
+			"$label: the cursor returned its snapshot's rows");
+	}
+	eval { $session->quit; };
+}
+
+# The rows of the cursor, as fetched, compared with what its snapshot
+# sees; a recovery conflict may cancel it instead.
+sub run_case
+{
+	my ($n, $feedback, $case) = @_;
+	my ($name, $type, $key, $settings, $query, $plan_re) = @$case;
+	my $t = "c${n}_$feedback";
+	(my $q = $query) =~ s/%t/$t/g;
+	(my $re = $plan_re) =~ s/%t/$t/g;
+	# 200 rows: every key in one leaf, the one the cursor stands on; some
+	# 35 rows a heap page, so that the first and last rows (which the
+	# cursor fetches first) lie on all-visible pages that VACUUM skips
+	$primary->safe_psql('postgres', qq{
+		CREATE TABLE $t (k $type, v int4, pad text) WITH (autovacuum_enabled = off);
+		INSERT INTO $t SELECT $key, g, repeat('x', 200) FROM generate_series(1, 200) g;
+		CREATE INDEX ${t}_k ON $t USING bpindex (k);
+		VACUUM (FREEZE) $t;
+		DELETE FROM $t WHERE v BETWEEN 60 AND 140;
+	});
+	is($primary->safe_psql('postgres', "SELECT leaf_pages FROM bpindex_stats('${t}_k')"),
+		'1', "$name ($feedback): one leaf holds every key");
+	$primary->wait_for_catchup($standby, 'replay');
+
+	like($standby->safe_psql('postgres', "$settings EXPLAIN (COSTS OFF) $q"),
+		qr/$re/, "$name ($feedback): the cursor's plan uses the index");
+
+	my $session = $standby->background_psql('postgres', on_error_stop => 0);
+	$session->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+	$session->query_safe($settings);
+	$session->query_safe("DECLARE c CURSOR FOR $q");
+	my $first = $session->query_safe('FETCH 10 FROM c');
+	# what the cursor's snapshot sees, by a sequential scan
+	$session->query_safe($no_index);
+	my $expected = $session->query_safe($q);
+
+	# remove the deleted rows and reuse their line pointers
+	$primary->safe_psql('postgres', "VACUUM $t");
+	$primary->safe_psql('postgres',
+		"INSERT INTO $t SELECT k, v, pad FROM $t WHERE v <= 59");
+	$primary->safe_psql('postgres', "VACUUM $t");
+	$primary->wait_for_catchup($standby, 'replay');
+
+	check_cursor("$name ($feedback)", $session, $first, $expected);
+}
+
+my $n = 0;
+for my $feedback ('off', 'on')
+{
+	$standby->append_conf('postgresql.conf', "hot_standby_feedback = $feedback");
+	$standby->reload;
+	run_case($n++, $feedback, $_) for @cases;
+}
+
+# (hot_standby_feedback off again: VACUUM must remove the rows)
+$standby->append_conf('postgresql.conf', 'hot_standby_feedback = off');
+$standby->reload;
+
+# A scan that keeps the pin of a leaf VACUUM empties and deletes: the
+# deletion (and the reuse of the page by a split) waits for it or cancels
+# it; the standby's index is sound afterwards and answers like the
+# primary's sequential scan.
+$primary->safe_psql('postgres', q{
+	CREATE TABLE pd (k int8, v int4) WITH (autovacuum_enabled = off);
+	INSERT INTO pd SELECT g, g FROM generate_series(1, 20000) g;
+	CREATE INDEX pd_k ON pd USING bpindex (k) WITH (fillfactor = 100);
+	VACUUM (FREEZE) pd;
+	DELETE FROM pd WHERE k BETWEEN 2000 AND 12000;
+});
+$primary->wait_for_catchup($standby, 'replay');
+my $session = $standby->background_psql('postgres', on_error_stop => 0);
+$session->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+$session->query_safe($index_only);
+$session->query_safe('DECLARE c CURSOR FOR SELECT k FROM pd WHERE k >= 1990 ORDER BY k');
+my $first = $session->query_safe('FETCH 5 FROM c');
+$session->query_safe($no_index);
+my $expected = $session->query_safe('SELECT k FROM pd WHERE k >= 1990 ORDER BY k');
+$primary->safe_psql('postgres', 'VACUUM pd');
+my $deleted = $primary->safe_psql('postgres', "SELECT deleted_pages FROM bpindex_stats('pd_k')");
+cmp_ok($deleted, '>', 0, 'VACUUM deleted leaves');
+# the deleted pages become recyclable, then splits take them
+$primary->safe_psql('postgres', 'VACUUM pd');
+$primary->safe_psql('postgres',
+	'INSERT INTO pd SELECT g, g FROM generate_series(2000, 12000) g');
+$primary->wait_for_catchup($standby, 'replay');
+check_cursor('page deletion', $session, $first, $expected);
+
+is($standby->safe_psql('postgres', "SELECT bpindex_check('pd_k')"), '',
+	'the standby\'s index is sound');
+is(index_result($standby, 'SELECT count(*), sum(k) FROM pd WHERE k >= 1000'),
+	seqscan_result($primary, 'SELECT count(*), sum(k) FROM pd WHERE k >= 1000'),
+	'the standby\'s index answers like the primary\'s sequential scan');
+
+$standby->stop;
+$primary->stop;
+done_testing();
