@@ -31,6 +31,9 @@
 
 #include "bpindex.h"
 
+/* Unchanged leaves a BP_XLOG_PINS record names, at most. */
+#define PINS_PER_RECORD 1024
+
 /* go_right that never moves right: descends to the leftmost leaf. */
 static bool
 leftmost(const void *slot, void *arg)
@@ -109,8 +112,12 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	DeadCallback dead;
 	Buffer		buf;
 	BlockNumber next;
+	BlockNumber *unchanged = NULL;
+	int			nunchanged = 0;
 
 	bp_xlog_require(index);
+	if (bp_xlog_pins_needed(index))
+		unchanged = palloc(sizeof(BlockNumber) * PINS_PER_RECORD);
 	if (stats == NULL)
 		stats = palloc0(sizeof(IndexBulkDeleteResult));
 	stats->num_index_tuples = 0;
@@ -130,6 +137,7 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		BpPageOpaque opaque = BpPageGetOpaque(BufferGetPage(buf));
 		bool		last = !(opaque->flags & BP_HAS_HIGH);
 		bool		empty;
+		double		removed;
 		BlockNumber blkno = BufferGetBlockNumber(buf);
 
 		next = opaque->rightlink;
@@ -141,8 +149,19 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 			buf = bp_read_buffer_for_cleanup(index, next);
 			continue;
 		}
+		removed = stats->tuples_removed;
 		empty = remove_dead(index, buf, &dead, stats) == 0 && !last &&
 			!(opaque->flags & BP_INCOMPLETE_SPLIT);
+		if (unchanged && stats->tuples_removed == removed)
+		{
+			/* standbys take this leaf's cleanup lock too */
+			unchanged[nunchanged++] = blkno;
+			if (nunchanged == PINS_PER_RECORD)
+			{
+				bp_xlog_pins(index, unchanged, nunchanged);
+				nunchanged = 0;
+			}
+		}
 		UnlockReleaseBuffer(buf);
 		if (empty && bp_delete_empty_leaf(index, blkno))
 		{
@@ -152,6 +171,11 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		if (last)
 			break;
 		buf = bp_read_buffer_for_cleanup(index, next);
+	}
+	if (unchanged)
+	{
+		bp_xlog_pins(index, unchanged, nunchanged);
+		pfree(unchanged);
 	}
 	stats->num_pages = RelationGetNumberOfBlocks(index);
 	return stats;

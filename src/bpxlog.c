@@ -54,16 +54,30 @@
 #define MERGE_GAP_WORDS 2
 
 /*
- * The main data of every record: which of its blocks are replayed under
- * a cleanup lock, and for BP_XLOG_REUSE the transaction ID every standby
- * snapshot must be past (the page's deletion) and the index's relation.
+ * The main data of a record that changes pages: which of its blocks are
+ * replayed under a cleanup lock (bit i: block i).  Records whose pages need
+ * no cleanup lock (most appends) carry no main data.
  */
-typedef struct BpXLogHeader
+typedef uint8 BpXLogCleanupBlocks;
+
+/* The main data of a BP_XLOG_REUSE record. */
+typedef struct BpXLogReuse
 {
-	uint8		cleanup_blocks; /* bit i: block i */
-	FullTransactionId reuse_horizon;
+	FullTransactionId horizon;	/* next XID when the page was deleted */
 	BpRelFileLocator locator;
-} BpXLogHeader;
+	BlockNumber blkno;
+} BpXLogReuse;
+
+/*
+ * The main data of a BP_XLOG_PINS record: the index's relation, then nblocks
+ * block numbers of leaves whose pins replay waits out.
+ */
+typedef struct BpXLogPins
+{
+	BpRelFileLocator locator;
+	int32		nblocks;
+	/* BlockNumber blocks[nblocks] follows */
+} BpXLogPins;
 
 /* The header of one fragment of a page: its bytes follow. */
 typedef struct BpXLogFragment
@@ -260,7 +274,7 @@ bp_xlog_finish(BpXLog *xlog)
 	bool		logged = RelationNeedsWAL(xlog->index);
 	char	   *deltas = NULL;
 	Size		lengths[BP_XLOG_MAX_PAGES] = {0};
-	BpXLogHeader header = {0};
+	BpXLogCleanupBlocks cleanup = 0;
 
 	if (logged)
 	{
@@ -272,7 +286,7 @@ bp_xlog_finish(BpXLog *xlog)
 										   xlog->pages[i].data,
 										   deltas + (Size) i * 2 * BLCKSZ);
 			if (xlog->flags[i] & BP_XLOG_CLEANUP)
-				header.cleanup_blocks |= (uint8) (1 << i);
+				cleanup |= (uint8) (1 << i);
 		}
 	}
 	START_CRIT_SECTION();
@@ -286,7 +300,8 @@ bp_xlog_finish(BpXLog *xlog)
 		XLogRecPtr	recptr;
 
 		XLogBeginInsert();
-		XLogRegisterData((char *) &header, sizeof(header));
+		if (cleanup != 0)
+			XLogRegisterData((char *) &cleanup, sizeof(cleanup));
 		for (int i = 0; i < xlog->npages; i++)
 		{
 			if (xlog->flags[i] & BP_XLOG_FULL_IMAGE)
@@ -339,7 +354,6 @@ bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
 			  const Size *lengths)
 {
 	PGAlignedBlock delta;
-	BpXLogHeader header = {0};
 	Size		len = 0;
 	int			i = 0;
 	XLogRecPtr	recptr;
@@ -357,7 +371,6 @@ bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
 						   end - start);
 	}
 	XLogBeginInsert();
-	XLogRegisterData((char *) &header, sizeof(header));
 	XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
 	XLogRegisterBufData(0, delta.data, len);
 	recptr = XLogInsert(BP_RMGR_ID, BP_XLOG_INSERT);
@@ -372,16 +385,74 @@ bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
 void
 bp_xlog_reuse(Relation index, BlockNumber blkno, FullTransactionId horizon)
 {
-	BpXLogHeader header = {0};
+	BpXLogReuse reuse;
 
 	if (!RelationNeedsWAL(index) || !XLogStandbyInfoActive())
 		return;
-	header.reuse_horizon = horizon;
-	header.locator = bp_relation_locator(index);
+	memset(&reuse, 0, sizeof(reuse));
+	reuse.horizon = horizon;
+	reuse.locator = bp_relation_locator(index);
+	reuse.blkno = blkno;
 	XLogBeginInsert();
-	XLogRegisterData((char *) &header, sizeof(header));
-	XLogRegisterData((char *) &blkno, sizeof(blkno));
+	XLogRegisterData((char *) &reuse, sizeof(reuse));
 	XLogInsert(BP_RMGR_ID, BP_XLOG_REUSE);
+}
+
+/*
+ * Must VACUUM log the leaves it cleanup-locked without changing them
+ * (bp_xlog_pins)?  Only where standbys run queries.
+ */
+bool
+bp_xlog_pins_needed(Relation index)
+{
+	return RelationNeedsWAL(index) && XLogStandbyInfoActive();
+}
+
+/*
+ * Log that VACUUM cleanup-locked these n leaves of index and changed none
+ * of them.  On the primary that lock waits for every scan that keeps a
+ * leaf's pin while it returns a copy of its entries, entries a split may
+ * have moved to a leaf VACUUM did change; replay takes the same locks, so
+ * that a standby's scans are held to the same rule.
+ */
+void
+bp_xlog_pins(Relation index, const BlockNumber *blocks, int n)
+{
+	BpXLogPins	pins;
+
+	if (n == 0)
+		return;
+	memset(&pins, 0, sizeof(pins));
+	pins.locator = bp_relation_locator(index);
+	pins.nblocks = n;
+	XLogBeginInsert();
+	XLogRegisterData((char *) &pins, sizeof(pins));
+	XLogRegisterData((char *) blocks, sizeof(BlockNumber) * n);
+	XLogInsert(BP_RMGR_ID, BP_XLOG_PINS);
+}
+
+/* Replay a BP_XLOG_PINS record: wait out the pins of each leaf. */
+static void
+redo_pins(XLogReaderState *record)
+{
+	BpXLogPins	pins;
+	const char *data = XLogRecGetData(record);
+
+	memcpy(&pins, data, sizeof(pins));
+	for (int i = 0; i < pins.nblocks; i++)
+	{
+		BlockNumber blkno;
+		Buffer		buf;
+
+		memcpy(&blkno, data + sizeof(pins) + i * sizeof(BlockNumber),
+			   sizeof(BlockNumber));
+		buf = XLogReadBufferExtended(pins.locator, MAIN_FORKNUM, blkno,
+									 RBM_NORMAL_NO_LOG, InvalidBuffer);
+		if (!BufferIsValid(buf))
+			continue;
+		LockBufferForCleanup(buf);
+		UnlockReleaseBuffer(buf);
+	}
 }
 
 /* Apply the fragments of a page's delta. */
@@ -409,18 +480,27 @@ static void
 bp_redo(XLogReaderState *record)
 {
 	uint8		kind = XLogRecGetInfo(record) & BP_XLOG_KIND_MASK;
-	BpXLogHeader header;
+	BpXLogCleanupBlocks cleanup = 0;
 	Buffer		buffers[BP_XLOG_MAX_PAGES];
 	XLogRedoAction actions[BP_XLOG_MAX_PAGES];
 	int			nblocks = XLogRecMaxBlockId(record) + 1;
 
-	memcpy(&header, XLogRecGetData(record), sizeof(header));
 	if (kind == BP_XLOG_REUSE)
 	{
+		BpXLogReuse reuse;
+
+		memcpy(&reuse, XLogRecGetData(record), sizeof(reuse));
 		if (InHotStandby)
-			bp_resolve_reuse_conflict(header.reuse_horizon, header.locator);
+			bp_resolve_reuse_conflict(reuse.horizon, reuse.locator);
 		return;
 	}
+	if (kind == BP_XLOG_PINS)
+	{
+		redo_pins(record);
+		return;
+	}
+	if (XLogRecGetDataLen(record) >= sizeof(cleanup))
+		memcpy(&cleanup, XLogRecGetData(record), sizeof(cleanup));
 	if (nblocks > BP_XLOG_MAX_PAGES)
 		elog(PANIC, "bpindex: a WAL record of %d pages", nblocks);
 
@@ -428,12 +508,12 @@ bp_redo(XLogReaderState *record)
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < nblocks; i++)
 		{
-			bool		cleanup = (header.cleanup_blocks >> i) & 1;
+			bool		clean = (cleanup >> i) & 1;
 
-			if (cleanup != (pass == 0))
+			if (clean != (pass == 0))
 				continue;
 			actions[i] = XLogReadBufferForRedoExtended(record, i, RBM_NORMAL,
-													   cleanup, &buffers[i]);
+													   clean, &buffers[i]);
 		}
 	for (int i = 0; i < nblocks; i++)
 	{
@@ -479,28 +559,39 @@ bp_identify(uint8 info)
 			return "DELETE";
 		case BP_XLOG_REUSE:
 			return "REUSE";
+		case BP_XLOG_PINS:
+			return "PINS";
 	}
 	return NULL;
 }
 
-/* rm_desc: what a record changed, for pg_waldump and error contexts. */
+/* rm_desc: what a record changed, for pg_walinspect and error contexts. */
 static void
 bp_desc(StringInfo buf, XLogReaderState *record)
 {
 	uint8		kind = XLogRecGetInfo(record) & BP_XLOG_KIND_MASK;
-	BpXLogHeader header;
+	BpXLogCleanupBlocks cleanup = 0;
 
-	memcpy(&header, XLogRecGetData(record), sizeof(header));
 	if (kind == BP_XLOG_REUSE)
 	{
-		BlockNumber blkno;
+		BpXLogReuse reuse;
 
-		memcpy(&blkno, XLogRecGetData(record) + sizeof(header), sizeof(blkno));
-		appendStringInfo(buf, "blkno %u, deleted at xid %u:%u", blkno,
-						 EpochFromFullTransactionId(header.reuse_horizon),
-						 XidFromFullTransactionId(header.reuse_horizon));
+		memcpy(&reuse, XLogRecGetData(record), sizeof(reuse));
+		appendStringInfo(buf, "blkno %u, deleted at xid %u:%u", reuse.blkno,
+						 EpochFromFullTransactionId(reuse.horizon),
+						 XidFromFullTransactionId(reuse.horizon));
 		return;
 	}
+	if (kind == BP_XLOG_PINS)
+	{
+		BpXLogPins	pins;
+
+		memcpy(&pins, XLogRecGetData(record), sizeof(pins));
+		appendStringInfo(buf, "%d leaves", pins.nblocks);
+		return;
+	}
+	if (XLogRecGetDataLen(record) >= sizeof(cleanup))
+		memcpy(&cleanup, XLogRecGetData(record), sizeof(cleanup));
 	for (int i = 0; i <= XLogRecMaxBlockId(record); i++)
 	{
 		Size		len = 0;
@@ -517,12 +608,12 @@ bp_desc(StringInfo buf, XLogReaderState *record)
 			memcpy(&frag, delta + at, sizeof(frag));
 			at += sizeof(frag) + frag.length;
 		}
-		appendStringInfo(buf, "%spage %d: %s", i > 0 ? "; " : "", i,
-						 XLogRecHasBlockImage(record, i) && len == 0 ?
-						 "image" : "");
+		appendStringInfo(buf, "%spage %d: ", i > 0 ? "; " : "", i);
 		if (len > 0)
 			appendStringInfo(buf, "%d fragments, %zu bytes", nfragments, len);
-		if ((header.cleanup_blocks >> i) & 1)
+		else
+			appendStringInfoString(buf, XLogRecHasBlockImage(record, i) ? "image" : "unchanged");
+		if ((cleanup >> i) & 1)
 			appendStringInfoString(buf, ", cleanup lock");
 	}
 }

@@ -38,6 +38,7 @@
 #define BP_XLOG_DEAD		0x60	/* an insert removed pruned entries */
 #define BP_XLOG_DELETE		0x70	/* an empty page deleted */
 #define BP_XLOG_REUSE		0x80	/* a deleted page about to be reused */
+#define BP_XLOG_PINS		0x90	/* leaves VACUUM cleanup-locked, unchanged */
 #define BP_XLOG_KIND_MASK	0xF0
 
 /* Blocks of one record, at most. */
@@ -66,5 +67,7 @@ extern void bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
 						  const Size *lengths);
 extern void bp_xlog_reuse(Relation index, BlockNumber blkno,
 						  FullTransactionId horizon);
+extern bool bp_xlog_pins_needed(Relation index);
+extern void bp_xlog_pins(Relation index, const BlockNumber *blocks, int n);
 
 #endif							/* BPXLOG_H */

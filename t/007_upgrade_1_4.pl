@@ -32,7 +32,6 @@ ok($built && -f "$old_src/bpindex.so", 'the 1.4 library builds')
 
 my $node = PostgreSQL::Test::Cluster->new('upgrade_1_4');
 $node->init;
-preload_bpindex($node);
 # no autovacuum or parallel workers: no process but the tests' sessions
 # loads either library
 $node->append_conf('postgresql.conf',
@@ -108,14 +107,20 @@ my @queries = (
 my @indexes = qw(t_url_bp t_mail_bp t_pair_bp t_bytes_bp);
 
 # Read by this library, with the 1.4 definitions of the SQL functions.
+# The 1.4 library wrote generic WAL and ran without a preload; this one
+# logs through its resource manager, so the server preloads it from here
+# on (not before: the preloaded library would stand in every session
+# beside the 1.4 one).
 use_library('$libdir/bpindex');
+preload_bpindex($node);
+$node->restart;
 compare_scans($node, '1.4 indexes, this library', \@queries);
 check_index($node, $_, 1, '1.4 indexes, this library') for @indexes;
 
 $node->safe_psql('postgres', 'ALTER EXTENSION bpindex UPDATE');
 is($node->safe_psql('postgres',
 		"SELECT extversion FROM pg_extension WHERE extname = 'bpindex'"),
-	'1.5', 'the extension is at 1.5');
+	'1.6', 'the extension is at 1.6');
 is( $node->safe_psql(
 		'postgres',
 		"SELECT count(*) FILTER (WHERE prefix_bytes > 0) FROM bpindex_leaves('t_url_bp')"),

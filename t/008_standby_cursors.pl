@@ -10,7 +10,10 @@
 # on buffer pins; it never returns a row deleted before its snapshot, and
 # never misses one.  Runs with hot_standby_feedback off and on, and with
 # wal_consistency_checking for bpindex's records.  Then a scan is held on
-# a leaf that VACUUM empties and deletes, whose page a split reuses.
+# a leaf that VACUUM empties and deletes, whose page a split reuses; on a
+# leaf whose deleted entries a split moved away before VACUUM (replay
+# waits out the pins of the leaves VACUUM left unchanged); and on a leaf
+# from which inserts removed entries of pruned heap tuples.
 use strict;
 use warnings;
 use FindBin;
@@ -146,7 +149,7 @@ for my $feedback ('off', 'on')
 	run_case($n++, $feedback, $_) for @cases;
 }
 
-# (hot_standby_feedback off again: VACUUM must remove the rows)
+# (hot_standby_feedback off from here: VACUUM must remove the rows)
 $standby->append_conf('postgresql.conf', 'hot_standby_feedback = off');
 $standby->reload;
 
@@ -178,6 +181,73 @@ $primary->safe_psql('postgres',
 	'INSERT INTO pd SELECT g, g FROM generate_series(2000, 12000) g');
 $primary->wait_for_catchup($standby, 'replay');
 check_cursor('page deletion', $session, $first, $expected);
+
+# A leaf VACUUM leaves unchanged: the cursor copies the one leaf, whose
+# top rows were deleted; inserts split the leaf, moving those entries to
+# a new right sibling, from which VACUUM removes them.  On the primary
+# VACUUM's cleanup lock of the unchanged leaf would wait for the cursor;
+# replay takes it too (a PINS record), so the cursor is cancelled or
+# returns its snapshot's rows.
+$primary->safe_psql('postgres', q{
+	CREATE TABLE sp (k int8, v int4, pad text) WITH (autovacuum_enabled = off);
+	INSERT INTO sp SELECT g * 10, g, repeat('x', 200) FROM generate_series(1, 1200) g;
+	CREATE INDEX sp_k ON sp USING bpindex (k);
+	VACUUM (FREEZE) sp;
+	DELETE FROM sp WHERE v > 1000;
+});
+is($primary->safe_psql('postgres', "SELECT leaf_pages FROM bpindex_stats('sp_k')"), '1',
+	'split: one leaf holds every key');
+$primary->wait_for_catchup($standby, 'replay');
+$session = $standby->background_psql('postgres', on_error_stop => 0);
+$session->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+$session->query_safe($index_only);
+$session->query_safe('DECLARE c CURSOR FOR SELECT k FROM sp ORDER BY k');
+$first = $session->query_safe('FETCH 10 FROM c');
+$session->query_safe($no_index);
+$expected = $session->query_safe('SELECT k FROM sp ORDER BY k');
+$primary->safe_psql('postgres',
+	"INSERT INTO sp SELECT g * 10 + 5, 0, 'y' FROM generate_series(1, 1000) g");
+is($primary->safe_psql('postgres',
+	"SELECT count(*) > 1 AND bool_and(high_key IS NULL OR high_key::int8 <= 10000 OR blkno <> 1)
+	 FROM bpindex_leaves('sp_k')"), 't',
+	'split: the deleted rows moved to another leaf');
+$primary->safe_psql('postgres', 'VACUUM sp');
+$primary->wait_for_catchup($standby, 'replay');
+check_cursor('split', $session, $first, $expected);
+
+# An insert's removal of entries whose heap tuples are pruned (a DEAD
+# record) under a cursor that copied them: the primary's index scans mark
+# the deleted rows' entries dead and prune their heap pages, then inserts
+# that fill the leaf's log remove the marked entries; VACUUM then frees
+# the line pointers.
+$primary->safe_psql('postgres', q{
+	CREATE EXTENSION IF NOT EXISTS pg_walinspect;
+	CREATE TABLE dd (k int8, v int4, pad text) WITH (autovacuum_enabled = off);
+	INSERT INTO dd SELECT g * 10, g, repeat('x', 200) FROM generate_series(1, 200) g;
+	CREATE INDEX dd_k ON dd USING bpindex (k);
+	VACUUM (FREEZE) dd;
+	DELETE FROM dd WHERE v BETWEEN 60 AND 140;
+});
+$primary->wait_for_catchup($standby, 'replay');
+$session = $standby->background_psql('postgres', on_error_stop => 0);
+$session->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+$session->query_safe($index_only);
+$session->query_safe('DECLARE c CURSOR FOR SELECT k FROM dd ORDER BY k');
+$first = $session->query_safe('FETCH 10 FROM c');
+$session->query_safe($no_index);
+$expected = $session->query_safe('SELECT k FROM dd ORDER BY k');
+my $dead_from = $primary->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
+$primary->safe_psql('postgres', "$plain SELECT count(*) FROM dd WHERE k BETWEEN 600 AND 1400")
+  for 1 .. 2;
+$primary->safe_psql('postgres',
+	"INSERT INTO dd SELECT 600 + g * 4 + 1, 0, 'y' FROM generate_series(1, 200) g");
+is($primary->safe_psql('postgres', qq{
+	SELECT count(*) > 0 FROM pg_get_wal_records_info('$dead_from', pg_current_wal_flush_lsn())
+	WHERE resource_manager = 'bpindex' AND record_type = 'DEAD'}), 't',
+	'dead removal: an insert removed the marked entries');
+$primary->safe_psql('postgres', 'VACUUM dd');
+$primary->wait_for_catchup($standby, 'replay');
+check_cursor('dead removal', $session, $first, $expected);
 
 is($standby->safe_psql('postgres', "SELECT bpindex_check('pd_k')"), '',
 	'the standby\'s index is sound');
