@@ -28,7 +28,8 @@ done
 ROWS=${1:-1000000}
 INSERTS=${2:-200000}
 SETTINGS=(shared_buffers=1GB max_wal_size=10GB checkpoint_timeout=1h
-	synchronous_commit=off autovacuum=off full_page_writes=on wal_compression=off)
+	synchronous_commit=off autovacuum=off full_page_writes=on wal_compression=off
+	wal_keep_size=8GB)
 
 install_dependencies
 build_and_install

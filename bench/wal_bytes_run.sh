@@ -36,11 +36,13 @@ BEGIN
 END
 \$\$;
 SELECT pg_current_wal_insert_lsn() AS stop \gset
+-- every record up to stop flushed, so that pg_walinspect reads them
+CHECKPOINT;
 SELECT format('%-7s  %-10s  %-5s  %8s  %8s  %9s',
               '$am', '$shape', '$type',
-              round(sum(combined_size) FILTER (WHERE resource_manager = '$rmgr') / $INSERTS::numeric, 1),
+              round(sum(combined_size) FILTER (WHERE "resource_manager/record_type" = '$rmgr') / $INSERTS::numeric, 1),
               round(pg_wal_lsn_diff(:'stop', :'start') / $INSERTS::numeric, 1),
-              sum(count) FILTER (WHERE resource_manager = '$rmgr'))
+              sum(count) FILTER (WHERE "resource_manager/record_type" = '$rmgr'))
 FROM pg_get_wal_stats(:'start', :'stop');
 SQL
 }

@@ -55,10 +55,15 @@
 
 /*
  * The main data of a record that changes pages: which of its blocks are
- * replayed under a cleanup lock (bit i: block i).  Records whose pages need
- * no cleanup lock (most appends) carry no main data.
+ * replayed under a cleanup lock and which are rebuilt from a zeroed page
+ * (bit i: block i).  Records with neither (most appends) carry no main
+ * data.
  */
-typedef uint8 BpXLogCleanupBlocks;
+typedef struct BpXLogBlocks
+{
+	uint8		cleanup;		/* replayed under a cleanup lock */
+	uint8		init;			/* fragments against a zeroed page */
+} BpXLogBlocks;
 
 /* The main data of a BP_XLOG_REUSE record. */
 typedef struct BpXLogReuse
@@ -265,6 +270,42 @@ bp_xlog_abort(BpXLog *xlog)
 }
 
 /*
+ * The fragments that log page i of xlog, into delta: against the page as
+ * it was, or against a zeroed page (*init) when that is smaller, counting
+ * the full-page image the page would otherwise carry as the first change
+ * after a checkpoint.  A page rebuilt whole (a split's halves, a new page,
+ * a redistribution) mostly differs from its old bytes; its free slots and
+ * key room are zeros, so a record of its non-zero words is smaller than
+ * its image, and a page so logged needs no image (REGBUF_WILL_INIT).
+ */
+static Size
+page_delta(BpXLog *xlog, int i, char *delta, bool *init)
+{
+	static const PGAlignedBlock zero_page;
+	Buffer		buf = xlog->buffers[i];
+	const char *new = xlog->pages[i].data;
+	bool		needs_image;
+	Size		len;
+	Size		zero_len;
+	PGAlignedBlock zero_delta;
+
+	*init = true;
+	if (xlog->flags[i] & BP_XLOG_FULL_IMAGE)
+		return compute_delta(zero_page.data, new, delta);
+	*init = false;
+	len = compute_delta(BufferGetPage(buf), new, delta);
+	needs_image = XLogCheckBufferNeedsBackup(buf);
+	if (len < BLCKSZ / 4 && !needs_image)
+		return len;
+	zero_len = compute_delta(zero_page.data, new, zero_delta.data);
+	if (zero_len >= len + (needs_image ? BLCKSZ : 0))
+		return len;
+	*init = true;
+	memcpy(delta, zero_delta.data, zero_len);
+	return zero_len;
+}
+
+/*
  * Install the changed copies into their buffers and log them as one
  * record (for a relation that needs WAL).
  */
@@ -274,19 +315,21 @@ bp_xlog_finish(BpXLog *xlog)
 	bool		logged = RelationNeedsWAL(xlog->index);
 	char	   *deltas = NULL;
 	Size		lengths[BP_XLOG_MAX_PAGES] = {0};
-	BpXLogCleanupBlocks cleanup = 0;
+	BpXLogBlocks blocks = {0};
 
 	if (logged)
 	{
 		deltas = palloc((Size) xlog->npages * 2 * BLCKSZ);
 		for (int i = 0; i < xlog->npages; i++)
 		{
-			if (!(xlog->flags[i] & BP_XLOG_FULL_IMAGE))
-				lengths[i] = compute_delta(BufferGetPage(xlog->buffers[i]),
-										   xlog->pages[i].data,
-										   deltas + (Size) i * 2 * BLCKSZ);
+			bool		init;
+
+			lengths[i] = page_delta(xlog, i, deltas + (Size) i * 2 * BLCKSZ,
+									&init);
+			if (init)
+				blocks.init |= (uint8) (1 << i);
 			if (xlog->flags[i] & BP_XLOG_CLEANUP)
-				cleanup |= (uint8) (1 << i);
+				blocks.cleanup |= (uint8) (1 << i);
 		}
 	}
 	START_CRIT_SECTION();
@@ -300,18 +343,14 @@ bp_xlog_finish(BpXLog *xlog)
 		XLogRecPtr	recptr;
 
 		XLogBeginInsert();
-		if (cleanup != 0)
-			XLogRegisterData((char *) &cleanup, sizeof(cleanup));
+		if (blocks.cleanup != 0 || blocks.init != 0)
+			XLogRegisterData((char *) &blocks, sizeof(blocks));
 		for (int i = 0; i < xlog->npages; i++)
 		{
-			if (xlog->flags[i] & BP_XLOG_FULL_IMAGE)
-				XLogRegisterBuffer(i, xlog->buffers[i],
-								   REGBUF_FORCE_IMAGE | REGBUF_STANDARD);
-			else
-			{
-				XLogRegisterBuffer(i, xlog->buffers[i], REGBUF_STANDARD);
-				XLogRegisterBufData(i, deltas + (Size) i * 2 * BLCKSZ, lengths[i]);
-			}
+			XLogRegisterBuffer(i, xlog->buffers[i],
+							   (blocks.init >> i) & 1 ?
+							   REGBUF_WILL_INIT | REGBUF_STANDARD : REGBUF_STANDARD);
+			XLogRegisterBufData(i, deltas + (Size) i * 2 * BLCKSZ, lengths[i]);
 		}
 		recptr = XLogInsert(BP_RMGR_ID, xlog->kind);
 		for (int i = 0; i < xlog->npages; i++)
@@ -480,7 +519,7 @@ static void
 bp_redo(XLogReaderState *record)
 {
 	uint8		kind = XLogRecGetInfo(record) & BP_XLOG_KIND_MASK;
-	BpXLogCleanupBlocks cleanup = 0;
+	BpXLogBlocks blocks = {0};
 	Buffer		buffers[BP_XLOG_MAX_PAGES];
 	XLogRedoAction actions[BP_XLOG_MAX_PAGES];
 	int			nblocks = XLogRecMaxBlockId(record) + 1;
@@ -499,8 +538,8 @@ bp_redo(XLogReaderState *record)
 		redo_pins(record);
 		return;
 	}
-	if (XLogRecGetDataLen(record) >= sizeof(cleanup))
-		memcpy(&cleanup, XLogRecGetData(record), sizeof(cleanup));
+	if (XLogRecGetDataLen(record) >= sizeof(blocks))
+		memcpy(&blocks, XLogRecGetData(record), sizeof(blocks));
 	if (nblocks > BP_XLOG_MAX_PAGES)
 		elog(PANIC, "bpindex: a WAL record of %d pages", nblocks);
 
@@ -508,12 +547,16 @@ bp_redo(XLogReaderState *record)
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < nblocks; i++)
 		{
-			bool		clean = (cleanup >> i) & 1;
+			bool		clean = (blocks.cleanup >> i) & 1;
+			ReadBufferMode mode = RBM_NORMAL;
 
 			if (clean != (pass == 0))
 				continue;
-			actions[i] = XLogReadBufferForRedoExtended(record, i, RBM_NORMAL,
-													   clean, &buffers[i]);
+			/* a page rebuilt whole starts from zeros */
+			if ((blocks.init >> i) & 1)
+				mode = clean ? RBM_ZERO_AND_CLEANUP_LOCK : RBM_ZERO_AND_LOCK;
+			actions[i] = XLogReadBufferForRedoExtended(record, i, mode, clean,
+													   &buffers[i]);
 		}
 	for (int i = 0; i < nblocks; i++)
 	{
@@ -523,6 +566,9 @@ bp_redo(XLogReaderState *record)
 			char	   *delta = XLogRecGetBlockData(record, i, &len);
 			Page		page = BufferGetPage(buffers[i]);
 
+			/* a page found in shared buffers keeps its bytes: zero them */
+			if ((blocks.init >> i) & 1)
+				memset(page, 0, BLCKSZ);
 			apply_delta(page, delta, len);
 			/* as the primary's page is seen: no dead marks */
 			zero_hole(page);
@@ -570,7 +616,7 @@ static void
 bp_desc(StringInfo buf, XLogReaderState *record)
 {
 	uint8		kind = XLogRecGetInfo(record) & BP_XLOG_KIND_MASK;
-	BpXLogCleanupBlocks cleanup = 0;
+	BpXLogBlocks blocks = {0};
 
 	if (kind == BP_XLOG_REUSE)
 	{
@@ -590,8 +636,8 @@ bp_desc(StringInfo buf, XLogReaderState *record)
 		appendStringInfo(buf, "%d leaves", pins.nblocks);
 		return;
 	}
-	if (XLogRecGetDataLen(record) >= sizeof(cleanup))
-		memcpy(&cleanup, XLogRecGetData(record), sizeof(cleanup));
+	if (XLogRecGetDataLen(record) >= sizeof(blocks))
+		memcpy(&blocks, XLogRecGetData(record), sizeof(blocks));
 	for (int i = 0; i <= XLogRecMaxBlockId(record); i++)
 	{
 		Size		len = 0;
@@ -610,10 +656,11 @@ bp_desc(StringInfo buf, XLogReaderState *record)
 		}
 		appendStringInfo(buf, "%spage %d: ", i > 0 ? "; " : "", i);
 		if (len > 0)
-			appendStringInfo(buf, "%d fragments, %zu bytes", nfragments, len);
+			appendStringInfo(buf, "%s%d fragments, %zu bytes",
+							 (blocks.init >> i) & 1 ? "new, " : "", nfragments, len);
 		else
 			appendStringInfoString(buf, XLogRecHasBlockImage(record, i) ? "image" : "unchanged");
-		if ((cleanup >> i) & 1)
+		if ((blocks.cleanup >> i) & 1)
 			appendStringInfoString(buf, ", cleanup lock");
 	}
 }

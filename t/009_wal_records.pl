@@ -80,10 +80,10 @@ unlike($node->safe_psql('postgres', qq{
 
 # rm_desc: pages as images or fragments, and the cleanup locks
 # (a page's first change after a checkpoint is logged as its image)
-my $page = qr/(image|\d+ fragments, \d+ bytes)/;
+my $page = qr/(image|(new, )?\d+ fragments, \d+ bytes)/;
 my %desc_pattern = (
 	INSERT  => qr/^page 0: $page$/,
-	SPLIT   => qr/^page 0: $page; page 1: image, cleanup lock$/,
+	SPLIT   => qr/^page 0: $page; page 1: new, \d+ fragments, \d+ bytes, cleanup lock$/,
 	VACUUM  => qr/^page 0: $page, cleanup lock$/,
 	DELETE  => qr/cleanup lock/,
 	REUSE   => qr/^blkno \d+, deleted at xid \d+:\d+$/,
