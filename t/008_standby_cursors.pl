@@ -41,7 +41,9 @@ $standby->init_from_backup($primary, 'backup', has_streaming => 1);
 $standby->append_conf('postgresql.conf', "max_standby_streaming_delay = '500ms'");
 $standby->start;
 
-my $index_only = 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexscan = off;';
+# (on 18 enable_indexscan = off disables index-only scans too: the planner
+# prefers an index-only scan to an index scan that returns the same columns)
+my $index_only = 'SET enable_seqscan = off; SET enable_bitmapscan = off;';
 my $plain = 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off;';
 my $bitmap = 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_indexonlyscan = off;';
 my $no_index = 'SET enable_seqscan = on; SET enable_indexscan = off; '
