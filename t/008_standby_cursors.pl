@@ -64,6 +64,21 @@ my @cases = (
 	[ 'text index-only backward', 'text', "'key-' || lpad(g::text, 4, '0')", $index_only,
 		'SELECT k FROM %t ORDER BY k DESC', qr/Index Only Scan Backward using %t_k/ ]);
 
+# A cursor for query opened on the standby under settings, in a REPEATABLE
+# READ transaction: (session, its first n rows, what its snapshot sees by a
+# sequential scan).
+sub open_cursor
+{
+	my ($settings, $query, $n) = @_;
+	my $session = $standby->background_psql('postgres', on_error_stop => 0);
+	$session->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+	$session->query_safe($settings);
+	$session->query_safe("DECLARE c CURSOR FOR $query");
+	my $first = $session->query_safe("FETCH $n FROM c");
+	$session->query_safe($no_index);
+	return ($session, $first, $session->query_safe($query));
+}
+
 # The rest of cursor c in session: (rows, undef), or (undef, error) if a
 # recovery conflict cancelled its query or ended its session (which
 # psql reports on its way out).
@@ -124,14 +139,7 @@ sub run_case
 	like($standby->safe_psql('postgres', "$settings EXPLAIN (COSTS OFF) $q"),
 		qr/$re/, "$name ($feedback): the cursor's plan uses the index");
 
-	my $session = $standby->background_psql('postgres', on_error_stop => 0);
-	$session->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
-	$session->query_safe($settings);
-	$session->query_safe("DECLARE c CURSOR FOR $q");
-	my $first = $session->query_safe('FETCH 10 FROM c');
-	# what the cursor's snapshot sees, by a sequential scan
-	$session->query_safe($no_index);
-	my $expected = $session->query_safe($q);
+	my ($session, $first, $expected) = open_cursor($settings, $q, 10);
 
 	# remove the deleted rows and reuse their line pointers
 	$primary->safe_psql('postgres', "VACUUM $t");
@@ -167,13 +175,8 @@ $primary->safe_psql('postgres', q{
 	DELETE FROM pd WHERE k BETWEEN 2000 AND 12000;
 });
 $primary->wait_for_catchup($standby, 'replay');
-my $session = $standby->background_psql('postgres', on_error_stop => 0);
-$session->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
-$session->query_safe($index_only);
-$session->query_safe('DECLARE c CURSOR FOR SELECT k FROM pd WHERE k >= 1990 ORDER BY k');
-my $first = $session->query_safe('FETCH 5 FROM c');
-$session->query_safe($no_index);
-my $expected = $session->query_safe('SELECT k FROM pd WHERE k >= 1990 ORDER BY k');
+my ($session, $first, $expected) =
+  open_cursor($index_only, 'SELECT k FROM pd WHERE k >= 1990 ORDER BY k', 5);
 $primary->safe_psql('postgres', 'VACUUM pd');
 my $deleted = $primary->safe_psql('postgres', "SELECT deleted_pages FROM bpindex_stats('pd_k')");
 cmp_ok($deleted, '>', 0, 'VACUUM deleted leaves');
@@ -200,13 +203,8 @@ $primary->safe_psql('postgres', q{
 is($primary->safe_psql('postgres', "SELECT leaf_pages FROM bpindex_stats('sp_k')"), '1',
 	'split: one leaf holds every key');
 $primary->wait_for_catchup($standby, 'replay');
-$session = $standby->background_psql('postgres', on_error_stop => 0);
-$session->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
-$session->query_safe($index_only);
-$session->query_safe('DECLARE c CURSOR FOR SELECT k FROM sp ORDER BY k');
-$first = $session->query_safe('FETCH 10 FROM c');
-$session->query_safe($no_index);
-$expected = $session->query_safe('SELECT k FROM sp ORDER BY k');
+($session, $first, $expected) =
+  open_cursor($index_only, 'SELECT k FROM sp ORDER BY k', 10);
 $primary->safe_psql('postgres',
 	"INSERT INTO sp SELECT g * 10 + 5, 0, 'y' FROM generate_series(1, 1000) g");
 is($primary->safe_psql('postgres',
@@ -231,13 +229,8 @@ $primary->safe_psql('postgres', q{
 	DELETE FROM dd WHERE v BETWEEN 60 AND 140;
 });
 $primary->wait_for_catchup($standby, 'replay');
-$session = $standby->background_psql('postgres', on_error_stop => 0);
-$session->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
-$session->query_safe($index_only);
-$session->query_safe('DECLARE c CURSOR FOR SELECT k FROM dd ORDER BY k');
-$first = $session->query_safe('FETCH 10 FROM c');
-$session->query_safe($no_index);
-$expected = $session->query_safe('SELECT k FROM dd ORDER BY k');
+($session, $first, $expected) =
+  open_cursor($index_only, 'SELECT k FROM dd ORDER BY k', 10);
 my $dead_from = $primary->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
 $primary->safe_psql('postgres', "$plain SELECT count(*) FROM dd WHERE k BETWEEN 600 AND 1400")
   for 1 .. 2;
