@@ -24,6 +24,9 @@ $node->append_conf('postgresql.conf', qq{
 autovacuum = off
 checkpoint_timeout = '1h'
 max_wal_size = '1GB'
+# pg_walinspect reads the WAL since each round began, across the
+# checkpoints that follow crash recovery
+wal_keep_size = '1GB'
 });
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION bpindex');
