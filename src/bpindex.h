@@ -796,7 +796,7 @@ extern uint16 bp_slot_layout(int natts, const int16 *lengths,
 							 const bool *byvals, const char *aligns,
 							 uint16 *offsets);
 extern void bp_init_page(Page page, uint16 flags, uint16 level);
-extern Buffer bp_new_buffer(Relation index);
+extern Buffer bp_new_buffer(Relation index, FullTransactionId *deleted_at);
 extern bool bp_page_deleted(Page page);
 extern BpDeletedData *bp_page_deleted_data(Page page, uint16 width);
 extern void bp_init_deleted_page(Page page, const BpSlotDesc *desc,

@@ -38,6 +38,22 @@ static void insert_downlink(Relation index, Buffer childbuf, uint16 child_level,
 							const char *pivot, BlockNumber right);
 
 /*
+ * A page for a split or a new root, exclusively locked (bp_new_buffer); a
+ * deleted page it reuses is announced to standbys first, whose snapshots
+ * that could still reach it conflict.
+ */
+static Buffer
+new_page(Relation index)
+{
+	FullTransactionId deleted_at;
+	Buffer		buf = bp_new_buffer(index, &deleted_at);
+
+	if (FullTransactionIdIsValid(deleted_at))
+		bp_xlog_reuse(index, BufferGetBlockNumber(buf), deleted_at);
+	return buf;
+}
+
+/*
  * The leaf of this backend's previous insert, locked exclusively, if the
  * slot still belongs there; else InvalidBuffer.
  */
@@ -538,7 +554,7 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	}
 	nleft = split.nleft;
 
-	rbuf = bp_new_buffer(index);
+	rbuf = new_page(index);
 	right = BufferGetBlockNumber(rbuf);
 	/* predicate locks on the leaf cover both halves */
 	PredicateLockPageSplit(index, BufferGetBlockNumber(buf), right);
@@ -586,7 +602,7 @@ new_root(Relation index, Buffer childbuf, uint16 child_level,
 {
 	BpIndexState *state = bp_get_state(index);
 	uint16		width = state->slot.width;
-	Buffer		rootbuf = bp_new_buffer(index);
+	Buffer		rootbuf = new_page(index);
 	Buffer		metabuf = ReadBuffer(index, BP_METAPAGE_BLKNO);
 	BpXLog	   *xlog;
 	Page		root;
@@ -715,7 +731,7 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 		nleft = keys_split_point(desc, pivots, n, nleft);
 	separator = pivots + (Size) nleft * width;
 
-	nbuf = bp_new_buffer(index);
+	nbuf = new_page(index);
 	newblk = BufferGetBlockNumber(nbuf);
 	xlog = bp_xlog_start(index, BP_XLOG_SPLIT);
 	lpage = bp_xlog_register(xlog, pbuf, 0);

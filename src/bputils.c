@@ -895,13 +895,16 @@ bp_page_recyclable(Page page, uint16 width)
 /*
  * A page for a split or a new root, exclusively locked: a deleted page
  * the free space map offers, if it is still deleted and recyclable and
- * nobody else has it pinned or locked, else a new page at the end of the
- * index.  Callers initialize the whole page.
+ * nobody else has it pinned or locked (*deleted_at: the transaction ID of
+ * its deletion), else a new page at the end of the index (*deleted_at
+ * invalid).  Callers initialize the whole page.
  */
 Buffer
-bp_new_buffer(Relation index)
+bp_new_buffer(Relation index, FullTransactionId *deleted_at)
 {
 	Buffer		buf;
+
+	*deleted_at = InvalidFullTransactionId;
 
 	for (;;)
 	{
@@ -920,10 +923,8 @@ bp_new_buffer(Relation index)
 
 			if (bp_page_recyclable(page, width))
 			{
-				/* standbys' snapshots that might still reach it conflict */
 				if (!PageIsNew(page))
-					bp_xlog_reuse(index, blkno,
-								  bp_page_deleted_data(page, width)->safexid);
+					*deleted_at = bp_page_deleted_data(page, width)->safexid;
 				return buf;
 			}
 			LockBuffer(buf, BUFFER_LOCK_UNLOCK);

@@ -377,8 +377,8 @@ bp_install_page(Relation index, Buffer buf, char *newpage, uint8 kind)
 										BP_XLOG_CLEANUP : 0);
 
 	memcpy(page, newpage, BLCKSZ);
-	if (BpPageGetOpaque(page)->flags & BP_LEAF)
-		bp_leaf_clear_dead_marks(page);
+	/* a leaf's dead marks, in the hole (an internal page has none) */
+	zero_hole(page);
 	bp_xlog_finish(xlog);
 }
 
