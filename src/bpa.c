@@ -17,8 +17,9 @@
 
 #include <string.h>
 
-#define Min(a, b)	((a) < (b) ? (a) : (b))
 #define BPA_ALIGN(x)	(((x) + 7) & ~((size_t) 7))
+
+#define Min(a, b)	((a) < (b) ? (a) : (b))
 
 /* Scratch areas, in slots, for a layout: blocks copy, log copy, output. */
 #define AREA_BLOCKS(l)	((size_t) 0)
@@ -62,7 +63,7 @@ blocks_offset(const BpaLayout *l)
 
 /* The fixed header of a region. */
 static inline BpaHeader *
-hdr(const char *region)
+region_header(const char *region)
 {
 	return (BpaHeader *) region;
 }
@@ -78,14 +79,14 @@ block_counts(const char *region)
 static inline uint8_t *
 sorted_bits(const char *region)
 {
-	return (uint8_t *) (region + sorted_offset(&hdr(region)->layout));
+	return (uint8_t *) (region + sorted_offset(&region_header(region)->layout));
 }
 
 /* Slot i of the log. */
 static inline char *
 log_slot(const char *region, int i)
 {
-	const BpaLayout *l = &hdr(region)->layout;
+	const BpaLayout *l = &region_header(region)->layout;
 
 	return (char *) region + log_offset(l) + (size_t) i * l->slot_width;
 }
@@ -94,7 +95,7 @@ log_slot(const char *region, int i)
 static inline char *
 header_slot(const char *region, int i)
 {
-	const BpaLayout *l = &hdr(region)->layout;
+	const BpaLayout *l = &region_header(region)->layout;
 
 	return (char *) region + header_offset(l) + (size_t) i * l->slot_width;
 }
@@ -103,7 +104,7 @@ header_slot(const char *region, int i)
 static inline char *
 block_slot(const char *region, int b, int j)
 {
-	const BpaLayout *l = &hdr(region)->layout;
+	const BpaLayout *l = &region_header(region)->layout;
 
 	return (char *) region + blocks_offset(l) +
 		((size_t) b * l->block_size + j) * l->slot_width;
@@ -263,21 +264,21 @@ bpa_fill_target(const BpaLayout *layout, int fillfactor)
 const BpaLayout *
 bpa_layout(const char *region)
 {
-	return &hdr(region)->layout;
+	return &region_header(region)->layout;
 }
 
 /* Number of entries stored. */
 int
 bpa_count(const char *region)
 {
-	return hdr(region)->nentries;
+	return region_header(region)->nentries;
 }
 
 /* Number of entries in the log. */
 int
 bpa_log_count(const char *region)
 {
-	return hdr(region)->log_count;
+	return region_header(region)->log_count;
 }
 
 /* Make region an empty BPA with this layout. */
@@ -285,93 +286,8 @@ void
 bpa_init(char *region, const BpaLayout *layout)
 {
 	memset(region, 0, log_offset(layout));
-	hdr(region)->layout = *layout;
+	region_header(region)->layout = *layout;
 	memset(sorted_bits(region), 0xFF, (layout->num_blocks + 7) / 8);
-}
-
-/* Swap two slots of the given width. */
-static void
-swap_slots(char *a, char *b, uint16_t width)
-{
-	char		tmp[64];
-
-	while (width > 0)
-	{
-		uint16_t	chunk = width < sizeof(tmp) ? width : sizeof(tmp);
-
-		memcpy(tmp, a, chunk);
-		memcpy(a, b, chunk);
-		memcpy(b, tmp, chunk);
-		a += chunk;
-		b += chunk;
-		width -= chunk;
-	}
-}
-
-/* Insertion sort for short runs. */
-static void
-insertion_sort(char *slots, int n, uint16_t width, BpaCompareFn cmp, void *arg)
-{
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0; j--)
-		{
-			char	   *cur = slots + (size_t) j * width;
-
-			if (cmp(cur - width, cur, arg) <= 0)
-				break;
-			swap_slots(cur - width, cur, width);
-		}
-}
-
-/* Sort n slots in place (quicksort, median of three, insertion sort tail). */
-void
-bpa_sort_slots(char *slots, int n, uint16_t width, BpaCompareFn cmp, void *arg)
-{
-	while (n > 12)
-	{
-		char	   *lo = slots;
-		char	   *mid = slots + (size_t) (n / 2) * width;
-		char	   *hi = slots + (size_t) (n - 1) * width;
-		int			i;
-		int			store;
-
-		/* median of three into hi, used as the pivot */
-		if (cmp(mid, lo, arg) < 0)
-			swap_slots(mid, lo, width);
-		if (cmp(hi, lo, arg) < 0)
-			swap_slots(hi, lo, width);
-		if (cmp(mid, hi, arg) < 0)
-			swap_slots(mid, hi, width);
-
-		store = 0;
-		for (i = 0; i < n - 1; i++)
-		{
-			char	   *cur = slots + (size_t) i * width;
-
-			if (cmp(cur, hi, arg) < 0)
-			{
-				if (i != store)
-					swap_slots(cur, slots + (size_t) store * width, width);
-				store++;
-			}
-		}
-		swap_slots(slots + (size_t) store * width, hi, width);
-
-		/* recurse into the smaller side, loop on the larger */
-		if (store < n - store - 1)
-		{
-			bpa_sort_slots(slots, store, width, cmp, arg);
-			slots += (size_t) (store + 1) * width;
-			n -= store + 1;
-		}
-		else
-		{
-			bpa_sort_slots(slots + (size_t) (store + 1) * width,
-						   n - store - 1, width, cmp, arg);
-			n = store;
-		}
-	}
-	insertion_sort(slots, n, width, cmp, arg);
 }
 
 /*
@@ -381,7 +297,7 @@ bpa_sort_slots(char *slots, int n, uint16_t width, BpaCompareFn cmp, void *arg)
 void
 bpa_build(char *region, const char *sorted, int n)
 {
-	BpaHeader  *h = hdr(region);
+	BpaHeader  *h = region_header(region);
 	const BpaLayout *l = &h->layout;
 	uint16_t   *counts = block_counts(region);
 	int			nblocks = n < l->num_blocks ? n : l->num_blocks;
@@ -413,7 +329,7 @@ bpa_build(char *region, const char *sorted, int n)
 void
 bpa_build_packed(char *region, const char *sorted, int n)
 {
-	BpaHeader  *h = hdr(region);
+	BpaHeader  *h = region_header(region);
 	const BpaLayout *l = &h->layout;
 	int			per_block = l->block_size - 1;
 	int			nblocks = (n + per_block - 1) / per_block;
@@ -436,17 +352,17 @@ bpa_build_packed(char *region, const char *sorted, int n)
 /* The block an entry belongs to: the last whose lower bound is <= slot. */
 static int
 destination_block(const char *region, const void *slot,
-				  BpaCompareFn cmp, void *arg)
+				  BpaCompareFn compare, void *arg)
 {
 	int			lo = 1;
-	int			hi = hdr(region)->used_blocks - 1;
+	int			hi = region_header(region)->used_blocks - 1;
 
 	/* find the last b in [1, used) with header[b] <= slot, else 0 */
 	while (lo <= hi)
 	{
 		int			mid = (lo + hi) / 2;
 
-		if (cmp(header_slot(region, mid), slot, arg) <= 0)
+		if (compare(header_slot(region, mid), slot, arg) <= 0)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
@@ -460,7 +376,7 @@ first_candidate_block(const char *region, BpaPredicateFn before_start,
 					  void *pred_arg)
 {
 	int			lo = 1;
-	int			hi = hdr(region)->used_blocks - 1;
+	int			hi = region_header(region)->used_blocks - 1;
 
 	if (before_start == NULL)
 		return 0;
@@ -480,59 +396,54 @@ first_candidate_block(const char *region, BpaPredicateFn before_start,
 /* Position of slot within block b, or -1. */
 static int
 find_in_block(const char *region, int b, const void *slot,
-			  BpaCompareFn cmp, void *arg)
+			  BpaCompareFn compare, void *arg)
 {
 	int			count = block_counts(region)[b];
 
 	if (block_is_sorted(region, b))
-	{
-		int			lo = 0;
-		int			hi = count - 1;
-
-		while (lo <= hi)
-		{
-			int			mid = (lo + hi) / 2;
-			int			c = cmp(block_slot(region, b, mid), slot, arg);
-
-			if (c == 0)
-				return mid;
-			if (c < 0)
-				lo = mid + 1;
-			else
-				hi = mid - 1;
-		}
-		return -1;
-	}
+		return bpa_search_sorted(block_slot(region, b, 0), count,
+								 region_header(region)->layout.slot_width,
+								 slot, compare, arg);
 	for (int j = 0; j < count; j++)
-		if (cmp(block_slot(region, b, j), slot, arg) == 0)
+		if (compare(block_slot(region, b, j), slot, arg) == 0)
 			return j;
 	return -1;
 }
 
 /* Position of slot within the log, or -1. */
 static int
-find_in_log(const char *region, const void *slot, BpaCompareFn cmp, void *arg)
+find_in_log(const char *region, const void *slot, BpaCompareFn compare, void *arg)
 {
-	for (int i = 0; i < hdr(region)->log_count; i++)
-		if (cmp(log_slot(region, i), slot, arg) == 0)
+	for (int i = 0; i < region_header(region)->log_count; i++)
+		if (compare(log_slot(region, i), slot, arg) == 0)
 			return i;
 	return -1;
 }
 
 /* The stored slot equal to slot, or NULL. */
 const void *
-bpa_find(const char *region, const void *slot, BpaCompareFn cmp, void *arg)
+bpa_find(const char *region, const void *slot, BpaCompareFn compare, void *arg)
 {
-	int			pos = find_in_log(region, slot, cmp, arg);
+	int			pos = find_in_log(region, slot, compare, arg);
 	int			b;
 
 	if (pos >= 0)
 		return log_slot(region, pos);
-	if (hdr(region)->used_blocks == 0)
+	if (region_header(region)->used_blocks == 0)
 		return NULL;
-	b = destination_block(region, slot, cmp, arg);
-	pos = find_in_block(region, b, slot, cmp, arg);
+	b = destination_block(region, slot, compare, arg);
+	pos = find_in_block(region, b, slot, compare, arg);
 	return pos >= 0 ? block_slot(region, b, pos) : NULL;
+}
+
+/* Does a block of the region hold an entry equal to slot? */
+bool
+bpa_blocks_hold(const char *region, const void *slot, BpaCompareFn compare,
+				void *arg)
+{
+	return region_header(region)->used_blocks > 0 &&
+		find_in_block(region, destination_block(region, slot, compare, arg),
+					  slot, compare, arg) >= 0;
 }
 
 /*
@@ -541,11 +452,11 @@ bpa_find(const char *region, const void *slot, BpaCompareFn cmp, void *arg)
  * its lower bound is not before_start); returns their count.
  */
 static int
-copy_sorted_blocks(const char *region, BpaCompareFn cmp, void *arg,
+copy_sorted_blocks(const char *region, BpaCompareFn compare, void *arg,
 				   BpaPredicateFn before_start, void *pred_arg,
 				   int first, int end, char *out)
 {
-	uint16_t	w = hdr(region)->layout.slot_width;
+	uint16_t	w = region_header(region)->layout.slot_width;
 	int			n = 0;
 
 	for (int b = first; b < end; b++)
@@ -556,7 +467,7 @@ copy_sorted_blocks(const char *region, BpaCompareFn cmp, void *arg,
 
 		memcpy(dst, block_slot(region, b, 0), (size_t) count * w);
 		if (!block_is_sorted(region, b))
-			bpa_sort_slots(dst, count, w, cmp, arg);
+			bpa_sort_slots(dst, count, w, compare, arg);
 		if (b == first && before_start != NULL)
 		{
 			while (skip < count && before_start(dst + (size_t) skip * w, pred_arg))
@@ -576,11 +487,11 @@ copy_sorted_blocks(const char *region, BpaCompareFn cmp, void *arg,
  * scratch, which out must not overlap, and merged.
  */
 static int
-collect_sorted(const char *region, BpaCompareFn cmp, void *arg,
+collect_sorted(const char *region, BpaCompareFn compare, void *arg,
 			   BpaPredicateFn before_start, BpaPredicateFn after_end,
 			   void *pred_arg, char *out, char *scratch)
 {
-	const BpaHeader *h = hdr(region);
+	const BpaHeader *h = region_header(region);
 	const BpaLayout *l = &h->layout;
 	uint16_t	w = l->slot_width;
 	char	   *blocks = scratch + AREA_BLOCKS(l) * w;
@@ -596,12 +507,12 @@ collect_sorted(const char *region, BpaCompareFn cmp, void *arg,
 	bpa_candidate_blocks(region, before_start, after_end, pred_arg,
 						 &first, &end);
 	if (nlog == 0)
-		return copy_sorted_blocks(region, cmp, arg, before_start, pred_arg,
+		return copy_sorted_blocks(region, compare, arg, before_start, pred_arg,
 								  first, end, out);
-	nblocks = copy_sorted_blocks(region, cmp, arg, before_start, pred_arg,
+	nblocks = copy_sorted_blocks(region, compare, arg, before_start, pred_arg,
 								 first, end, blocks);
 	memcpy(logs, log_slot(region, 0), (size_t) nlog * w);
-	bpa_sort_slots(logs, nlog, w, cmp, arg);
+	bpa_sort_slots(logs, nlog, w, compare, arg);
 	if (before_start != NULL)
 		while (li < nlog && before_start(logs + (size_t) li * w, pred_arg))
 			li++;
@@ -613,7 +524,7 @@ collect_sorted(const char *region, BpaCompareFn cmp, void *arg,
 
 		if (li >= nlog ||
 			(bi < nblocks &&
-			 cmp(blocks + (size_t) bi * w, logs + (size_t) li * w, arg) < 0))
+			 compare(blocks + (size_t) bi * w, logs + (size_t) li * w, arg) < 0))
 			src = blocks + (size_t) bi++ * w;
 		else
 			src = logs + (size_t) li++ * w;
@@ -629,11 +540,11 @@ collect_sorted(const char *region, BpaCompareFn cmp, void *arg,
  * ascending.  Either predicate may be NULL: no bound on that side.
  */
 int
-bpa_sorted(const char *region, BpaCompareFn cmp, void *arg,
+bpa_sorted(const char *region, BpaCompareFn compare, void *arg,
 		   BpaPredicateFn before_start, BpaPredicateFn after_end,
 		   void *pred_arg, char *out, char *scratch)
 {
-	return collect_sorted(region, cmp, arg, before_start, after_end,
+	return collect_sorted(region, compare, arg, before_start, after_end,
 						  pred_arg, out, scratch);
 }
 
@@ -669,7 +580,7 @@ bpa_candidate_blocks(const char *region, BpaPredicateFn before_start,
 					 BpaPredicateFn after_end, void *pred_arg,
 					 int *first, int *end)
 {
-	const BpaHeader *h = hdr(region);
+	const BpaHeader *h = region_header(region);
 	int			b = first_candidate_block(region, before_start, pred_arg);
 
 	*first = b;
@@ -690,7 +601,7 @@ bpa_map(const char *region, BpaPredicateFn before_start,
 		BpaPredicateFn after_end, void *pred_arg,
 		BpaVisitFn visit, void *visit_arg)
 {
-	const BpaHeader *h = hdr(region);
+	const BpaHeader *h = region_header(region);
 	int			visited = 0;
 	int			first;
 	int			end;
@@ -732,21 +643,21 @@ bpa_map(const char *region, BpaPredicateFn before_start,
  * the slot bpa_try_insert returned BPA_CROWDED for.
  */
 void
-bpa_redistribute(char *region, const void *extra, BpaCompareFn cmp, void *arg,
+bpa_redistribute(char *region, const void *extra, BpaCompareFn compare, void *arg,
 				 char *scratch)
 {
-	const BpaLayout *l = &hdr(region)->layout;
+	const BpaLayout *l = &region_header(region)->layout;
 	uint16_t	w = l->slot_width;
 	char	   *out = scratch + AREA_OUT(l) * w;
 	int			n;
 
-	n = collect_sorted(region, cmp, arg, NULL, NULL, NULL, out, scratch);
+	n = collect_sorted(region, compare, arg, NULL, NULL, NULL, out, scratch);
 	if (extra != NULL)
 	{
 		int			pos = n;
 
 		/* insert extra at its place in the sorted output */
-		while (pos > 0 && cmp(out + (size_t) (pos - 1) * w, extra, arg) > 0)
+		while (pos > 0 && compare(out + (size_t) (pos - 1) * w, extra, arg) > 0)
 			pos--;
 		memmove(out + (size_t) (pos + 1) * w, out + (size_t) pos * w,
 				(size_t) (n - pos) * w);
@@ -772,10 +683,10 @@ typedef struct TailPlan
 
 /* Plan the overflow of the last block into new blocks; false if impossible. */
 static bool
-plan_tail(char *region, const uint16_t *dest, BpaCompareFn cmp, void *arg,
+plan_tail(char *region, const uint16_t *dest, BpaCompareFn compare, void *arg,
 		  char *scratch, TailPlan *plan)
 {
-	const BpaHeader *h = hdr(region);
+	const BpaHeader *h = region_header(region);
 	const BpaLayout *l = &h->layout;
 	int			last = h->used_blocks - 1;
 	int			count = block_counts(region)[last];
@@ -789,18 +700,18 @@ plan_tail(char *region, const uint16_t *dest, BpaCompareFn cmp, void *arg,
 	for (int i = 0; i < h->log_count; i++)
 		if (dest[i] == last)
 			memcpy(plan->entries + (size_t) plan->n++ * w, log_slot(region, i), w);
-	bpa_sort_slots(plan->entries, plan->n, w, cmp, arg);
+	bpa_sort_slots(plan->entries, plan->n, w, compare, arg);
 	for (int j = 0; j < count; j++)
-		if (max == NULL || cmp(block_slot(region, last, j), max, arg) > 0)
+		if (max == NULL || compare(block_slot(region, last, j), max, arg) > 0)
 			max = block_slot(region, last, j);
 	while (max != NULL && below < plan->n &&
-		   cmp(plan->entries + (size_t) below * w, max, arg) < 0)
+		   compare(plan->entries + (size_t) below * w, max, arg) < 0)
 		below++;
 	room = (l->block_size - 1) - count;
 	if (below > room || room >= plan->n)
 		return false;
 	/* the first new block's bound must lie above the last block's */
-	if (cmp(plan->entries + (size_t) room * w, header_slot(region, last), arg) <= 0)
+	if (compare(plan->entries + (size_t) room * w, header_slot(region, last), arg) <= 0)
 		return false;
 	plan->into_last = room;
 	plan->new_blocks = (plan->n - room + l->block_size - 2) / (l->block_size - 1);
@@ -810,16 +721,16 @@ plan_tail(char *region, const uint16_t *dest, BpaCompareFn cmp, void *arg,
 /* Append n slots to block b, keeping its sorted bit truthful. */
 static void
 append_to_block(char *region, int b, const char *slots, int n,
-				BpaCompareFn cmp, void *arg)
+				BpaCompareFn compare, void *arg)
 {
 	uint16_t   *counts = block_counts(region);
-	uint16_t	w = hdr(region)->layout.slot_width;
+	uint16_t	w = region_header(region)->layout.slot_width;
 
 	for (int i = 0; i < n; i++)
 	{
 		memcpy(block_slot(region, b, counts[b]), slots + (size_t) i * w, w);
 		if (counts[b] > 0 &&
-			cmp(block_slot(region, b, counts[b] - 1),
+			compare(block_slot(region, b, counts[b] - 1),
 				block_slot(region, b, counts[b]), arg) > 0)
 			set_block_sorted(region, b, false);
 		counts[b]++;
@@ -828,14 +739,14 @@ append_to_block(char *region, int b, const char *slots, int n,
 
 /* Carry out a tail plan: fill the last block, then open new ones. */
 static void
-apply_tail(char *region, const TailPlan *plan, BpaCompareFn cmp, void *arg)
+apply_tail(char *region, const TailPlan *plan, BpaCompareFn compare, void *arg)
 {
-	BpaHeader  *h = hdr(region);
+	BpaHeader  *h = region_header(region);
 	uint16_t	w = h->layout.slot_width;
 	int			per_block = h->layout.block_size - 1;
 	int			done = Min(plan->into_last, plan->n);
 
-	append_to_block(region, h->used_blocks - 1, plan->entries, done, cmp, arg);
+	append_to_block(region, h->used_blocks - 1, plan->entries, done, compare, arg);
 	while (done < plan->n)
 	{
 		int			b = h->used_blocks++;
@@ -843,7 +754,7 @@ apply_tail(char *region, const TailPlan *plan, BpaCompareFn cmp, void *arg)
 
 		memcpy(header_slot(region, b), plan->entries + (size_t) done * w, w);
 		set_block_sorted(region, b, true);
-		append_to_block(region, b, plan->entries + (size_t) done * w, n, cmp, arg);
+		append_to_block(region, b, plan->entries + (size_t) done * w, n, compare, arg);
 		done += n;
 	}
 }
@@ -855,9 +766,9 @@ apply_tail(char *region, const TailPlan *plan, BpaCompareFn cmp, void *arg)
  * if some block would become full anyway.
  */
 static bool
-flush_log(char *region, BpaCompareFn cmp, void *arg, char *scratch)
+flush_log(char *region, BpaCompareFn compare, void *arg, char *scratch)
 {
-	BpaHeader  *h = hdr(region);
+	BpaHeader  *h = region_header(region);
 	const BpaLayout *l = &h->layout;
 	uint16_t   *counts = block_counts(region);
 	uint16_t   *dest = (uint16_t *) scratch;
@@ -870,21 +781,21 @@ flush_log(char *region, BpaCompareFn cmp, void *arg, char *scratch)
 	for (int i = 0; i < h->log_count; i++)
 	{
 		dest[i] = (uint16_t) destination_block(region, log_slot(region, i),
-											   cmp, arg);
+											   compare, arg);
 		incoming[dest[i]]++;
 	}
 	for (int b = 0; b < last; b++)
 		if (counts[b] + incoming[b] >= l->block_size)
 			return false;
 	tail = counts[last] + incoming[last] >= l->block_size;
-	if (tail && !plan_tail(region, dest, cmp, arg, scratch, &plan))
+	if (tail && !plan_tail(region, dest, compare, arg, scratch, &plan))
 		return false;
 
 	for (int i = 0; i < h->log_count; i++)
 		if (!tail || dest[i] != last)
-			append_to_block(region, dest[i], log_slot(region, i), 1, cmp, arg);
+			append_to_block(region, dest[i], log_slot(region, i), 1, compare, arg);
 	if (tail)
-		apply_tail(region, &plan, cmp, arg);
+		apply_tail(region, &plan, compare, arg);
 	h->log_count = 0;
 	return true;
 }
@@ -909,7 +820,7 @@ add_touched(BpaTouched *touched, const char *region, const void *at,
 bool
 bpa_append_to_log(char *region, const void *slot, BpaTouched *touched)
 {
-	BpaHeader  *h = hdr(region);
+	BpaHeader  *h = region_header(region);
 	char	   *at = log_slot(region, h->log_count);
 
 	if (h->log_count + 1 >= h->layout.log_size)
@@ -938,20 +849,20 @@ bpa_append_to_log(char *region, const void *slot, BpaTouched *touched)
  * such inserts never flush the log; bpa_store_ascending stores the slot.
  */
 int
-bpa_ascending_block(const char *region, const void *slot, BpaCompareFn cmp,
+bpa_ascending_block(const char *region, const void *slot, BpaCompareFn compare,
 					void *arg)
 {
-	const BpaHeader *h = hdr(region);
+	const BpaHeader *h = region_header(region);
 	const uint16_t *counts = block_counts(region);
 	int			b = h->used_blocks - 1;
 
 	if (b < 0 || counts[b] == 0 || !block_is_sorted(region, b) ||
-		cmp(slot, block_slot(region, b, counts[b] - 1), arg) <= 0)
+		compare(slot, block_slot(region, b, counts[b] - 1), arg) <= 0)
 		return -1;
 	if (counts[b] + 1 < h->layout.block_size)
 		return b;
 	if (h->used_blocks >= h->layout.num_blocks ||
-		cmp(slot, header_slot(region, b), arg) <= 0)
+		compare(slot, header_slot(region, b), arg) <= 0)
 		return -1;
 	return b + 1;
 }
@@ -967,7 +878,7 @@ bpa_ascending_block(const char *region, const void *slot, BpaCompareFn cmp,
 void
 bpa_store_ascending(char *region, int b, const void *slot, BpaTouched *touched)
 {
-	BpaHeader  *h = hdr(region);
+	BpaHeader  *h = region_header(region);
 	uint16_t	w = h->layout.slot_width;
 	uint16_t   *counts = block_counts(region);
 	bool		opens = b == h->used_blocks;
@@ -1005,13 +916,13 @@ bpa_store_ascending(char *region, int b, const void *slot, BpaTouched *touched)
  * bpa_redistribute), and BPA_FULL when not even that would.
  */
 BpaInsertResult
-bpa_try_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
+bpa_try_insert(char *region, const void *slot, BpaCompareFn compare, void *arg,
 			   char *scratch)
 {
-	BpaHeader  *h = hdr(region);
+	BpaHeader  *h = region_header(region);
 	const BpaLayout *l = &h->layout;
 
-	if (bpa_find(region, slot, cmp, arg) != NULL)
+	if (bpa_find(region, slot, compare, arg) != NULL)
 		return BPA_DUPLICATE;
 
 	/* case 1: the log keeps a free slot after the append */
@@ -1028,7 +939,7 @@ bpa_try_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
 	if (h->used_blocks == 0)
 		return BPA_CROWDED;
 	memcpy(log_slot(region, h->log_count++), slot, l->slot_width);
-	if (flush_log(region, cmp, arg, scratch))
+	if (flush_log(region, compare, arg, scratch))
 	{
 		h->nentries++;
 		return BPA_INSERTED;
@@ -1042,14 +953,14 @@ bpa_try_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
  * not find room.
  */
 BpaInsertResult
-bpa_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
+bpa_insert(char *region, const void *slot, BpaCompareFn compare, void *arg,
 		   char *scratch)
 {
-	BpaInsertResult result = bpa_try_insert(region, slot, cmp, arg, scratch);
+	BpaInsertResult result = bpa_try_insert(region, slot, compare, arg, scratch);
 
 	if (result != BPA_CROWDED)
 		return result;
-	bpa_redistribute(region, slot, cmp, arg, scratch);
+	bpa_redistribute(region, slot, compare, arg, scratch);
 	return BPA_INSERTED;
 }
 
@@ -1062,10 +973,10 @@ bpa_insert(char *region, const void *slot, BpaCompareFn cmp, void *arg,
  * entries above it.  Returns -1 if they do not.
  */
 int
-bpa_stream_rank(const char *region, const void *slot, BpaCompareFn cmp,
+bpa_stream_rank(const char *region, const void *slot, BpaCompareFn compare,
 				void *arg)
 {
-	const BpaHeader *h = hdr(region);
+	const BpaHeader *h = region_header(region);
 	const uint16_t *counts = block_counts(region);
 	const void *lo = slot;
 	const void *hi = slot;
@@ -1075,15 +986,15 @@ bpa_stream_rank(const char *region, const void *slot, BpaCompareFn cmp,
 
 	for (int i = 0; i < h->log_count; i++)
 	{
-		if (cmp(log_slot(region, i), hi, arg) > 0)
+		if (compare(log_slot(region, i), hi, arg) > 0)
 			return -1;
-		if (cmp(log_slot(region, i), lo, arg) < 0)
+		if (compare(log_slot(region, i), lo, arg) < 0)
 			lo = log_slot(region, i);
 	}
 	if (h->used_blocks == 0)
 		return h->log_count + 1;
-	first = destination_block(region, lo, cmp, arg);
-	last = destination_block(region, hi, cmp, arg);
+	first = destination_block(region, lo, compare, arg);
+	last = destination_block(region, hi, compare, arg);
 	rank = h->log_count + 1;
 	for (int b = 0; b < last; b++)
 		rank += counts[b];
@@ -1092,9 +1003,9 @@ bpa_stream_rank(const char *region, const void *slot, BpaCompareFn cmp,
 		{
 			const char *e = block_slot(region, b, j);
 
-			if (cmp(e, lo, arg) > 0 && cmp(e, hi, arg) < 0)
+			if (compare(e, lo, arg) > 0 && compare(e, hi, arg) < 0)
 				return -1;
-			if (b == last && cmp(e, hi, arg) < 0)
+			if (b == last && compare(e, hi, arg) < 0)
 				rank++;
 		}
 	return rank;
@@ -1102,12 +1013,12 @@ bpa_stream_rank(const char *region, const void *slot, BpaCompareFn cmp,
 
 /* Remove the stored slot equal to slot; false if there is none. */
 bool
-bpa_remove(char *region, const void *slot, BpaCompareFn cmp, void *arg)
+bpa_remove(char *region, const void *slot, BpaCompareFn compare, void *arg)
 {
-	BpaHeader  *h = hdr(region);
+	BpaHeader  *h = region_header(region);
 	uint16_t	w = h->layout.slot_width;
 	uint16_t   *counts = block_counts(region);
-	int			pos = find_in_log(region, slot, cmp, arg);
+	int			pos = find_in_log(region, slot, compare, arg);
 	int			b;
 
 	if (pos >= 0)
@@ -1120,8 +1031,8 @@ bpa_remove(char *region, const void *slot, BpaCompareFn cmp, void *arg)
 	}
 	if (h->used_blocks == 0)
 		return false;
-	b = destination_block(region, slot, cmp, arg);
-	pos = find_in_block(region, b, slot, cmp, arg);
+	b = destination_block(region, slot, compare, arg);
+	pos = find_in_block(region, b, slot, compare, arg);
 	if (pos < 0)
 		return false;
 	/* close the gap by shifting, which keeps a sorted block sorted */
@@ -1137,15 +1048,15 @@ bpa_remove(char *region, const void *slot, BpaCompareFn cmp, void *arg)
  * the same layout) receives the rest.  Returns the number in right.
  */
 int
-bpa_split(char *left, char *right, int nleft, BpaCompareFn cmp, void *arg,
+bpa_split(char *left, char *right, int nleft, BpaCompareFn compare, void *arg,
 		  char *scratch)
 {
-	const BpaLayout *l = &hdr(left)->layout;
+	const BpaLayout *l = &region_header(left)->layout;
 	uint16_t	w = l->slot_width;
 	char	   *out = scratch + AREA_OUT(l) * w;
 	int			n;
 
-	n = collect_sorted(left, cmp, arg, NULL, NULL, NULL, out, scratch);
+	n = collect_sorted(left, compare, arg, NULL, NULL, NULL, out, scratch);
 	if (nleft > n)
 		nleft = n;
 	bpa_init(right, l);
@@ -1158,7 +1069,7 @@ bpa_split(char *left, char *right, int nleft, BpaCompareFn cmp, void *arg,
 int
 bpa_used_blocks(const char *region)
 {
-	return hdr(region)->used_blocks;
+	return region_header(region)->used_blocks;
 }
 
 /* Entries in block b. */
@@ -1203,7 +1114,7 @@ bpa_block_entry(const char *region, int b, int j)
 bool
 bpa_position_holds_entry(const char *region, size_t pos)
 {
-	const BpaHeader *h = hdr(region);
+	const BpaHeader *h = region_header(region);
 	const BpaLayout *l = &h->layout;
 	size_t		first_block_slot = (size_t) l->log_size + l->num_blocks;
 
@@ -1221,7 +1132,7 @@ bpa_position_holds_entry(const char *region, size_t pos)
 static const char *
 check_counters(const char *region, size_t region_size)
 {
-	const BpaHeader *h = hdr(region);
+	const BpaHeader *h = region_header(region);
 	const BpaLayout *l = &h->layout;
 	const uint16_t *counts = block_counts(region);
 	int			total = h->log_count;
@@ -1249,9 +1160,9 @@ check_counters(const char *region, size_t region_size)
 
 /* Check header order, block ranges, sorted bits and distinct entries. */
 static const char *
-check_blocks(const char *region, BpaCompareFn cmp, void *arg)
+check_blocks(const char *region, BpaCompareFn compare, void *arg)
 {
-	const BpaHeader *h = hdr(region);
+	const BpaHeader *h = region_header(region);
 	const uint16_t *counts = block_counts(region);
 
 	for (int b = 0; b < h->used_blocks; b++)
@@ -1260,21 +1171,21 @@ check_blocks(const char *region, BpaCompareFn cmp, void *arg)
 		const char *high = b + 1 < h->used_blocks ?
 			header_slot(region, b + 1) : NULL;
 
-		if (high != NULL && cmp(header_slot(region, b), high, arg) >= 0)
+		if (high != NULL && compare(header_slot(region, b), high, arg) >= 0)
 			return "header is not strictly ascending";
 		for (int j = 0; j < counts[b]; j++)
 		{
 			const char *slot = block_slot(region, b, j);
 
-			if (low != NULL && cmp(slot, low, arg) < 0)
+			if (low != NULL && compare(slot, low, arg) < 0)
 				return "block entry below its header bound";
-			if (high != NULL && cmp(slot, high, arg) >= 0)
+			if (high != NULL && compare(slot, high, arg) >= 0)
 				return "block entry at or above the next header bound";
 			if (j > 0 && block_is_sorted(region, b) &&
-				cmp(block_slot(region, b, j - 1), slot, arg) >= 0)
+				compare(block_slot(region, b, j - 1), slot, arg) >= 0)
 				return "block marked sorted is not in ascending order";
 			for (int k = 0; k < j; k++)
-				if (cmp(block_slot(region, b, k), slot, arg) == 0)
+				if (compare(block_slot(region, b, k), slot, arg) == 0)
 					return "duplicate entry within a block";
 		}
 	}
@@ -1283,20 +1194,18 @@ check_blocks(const char *region, BpaCompareFn cmp, void *arg)
 
 /* Check that log entries are distinct and not also in the blocks. */
 static const char *
-check_log(const char *region, BpaCompareFn cmp, void *arg)
+check_log(const char *region, BpaCompareFn compare, void *arg)
 {
-	const BpaHeader *h = hdr(region);
+	const BpaHeader *h = region_header(region);
 
 	for (int i = 0; i < h->log_count; i++)
 	{
 		const char *slot = log_slot(region, i);
 
 		for (int k = 0; k < i; k++)
-			if (cmp(log_slot(region, k), slot, arg) == 0)
+			if (compare(log_slot(region, k), slot, arg) == 0)
 				return "duplicate entry within the log";
-		if (h->used_blocks > 0 &&
-			find_in_block(region, destination_block(region, slot, cmp, arg),
-						  slot, cmp, arg) >= 0)
+		if (bpa_blocks_hold(region, slot, compare, arg))
 			return "log entry also stored in a block";
 	}
 	return NULL;
@@ -1314,13 +1223,13 @@ bpa_check_shape(const char *region, size_t region_size)
 
 /* Verify every invariant; NULL if the region is sound. */
 const char *
-bpa_check(const char *region, size_t region_size, BpaCompareFn cmp, void *arg)
+bpa_check(const char *region, size_t region_size, BpaCompareFn compare, void *arg)
 {
 	const char *problem = check_counters(region, region_size);
 
 	if (problem == NULL)
-		problem = check_blocks(region, cmp, arg);
+		problem = check_blocks(region, compare, arg);
 	if (problem == NULL)
-		problem = check_log(region, cmp, arg);
+		problem = check_log(region, compare, arg);
 	return problem;
 }

@@ -41,8 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Three-way comparison of two slots. */
-typedef int (*BpaCompareFn) (const void *a, const void *b, void *arg);
+#include "bpasort.h"
 
 /*
  * A monotone predicate over slots: false for a (possibly empty) prefix of
@@ -115,27 +114,29 @@ extern const BpaLayout *bpa_layout(const char *region);
 
 /* Point operations */
 extern BpaInsertResult bpa_insert(char *region, const void *slot,
-								  BpaCompareFn cmp, void *arg, char *scratch);
+								  BpaCompareFn compare, void *arg, char *scratch);
 extern BpaInsertResult bpa_try_insert(char *region, const void *slot,
-									  BpaCompareFn cmp, void *arg,
+									  BpaCompareFn compare, void *arg,
 									  char *scratch);
 extern void bpa_redistribute(char *region, const void *extra,
-							 BpaCompareFn cmp, void *arg, char *scratch);
+							 BpaCompareFn compare, void *arg, char *scratch);
 extern int	bpa_stream_rank(const char *region, const void *slot,
-							BpaCompareFn cmp, void *arg);
+							BpaCompareFn compare, void *arg);
 extern bool bpa_append_to_log(char *region, const void *slot,
 							  BpaTouched *touched);
 extern int	bpa_ascending_block(const char *region, const void *slot,
-								BpaCompareFn cmp, void *arg);
+								BpaCompareFn compare, void *arg);
 extern void bpa_store_ascending(char *region, int b, const void *slot,
 								BpaTouched *touched);
 extern const void *bpa_find(const char *region, const void *slot,
-							BpaCompareFn cmp, void *arg);
+							BpaCompareFn compare, void *arg);
+extern bool bpa_blocks_hold(const char *region, const void *slot,
+							BpaCompareFn compare, void *arg);
 extern bool bpa_remove(char *region, const void *slot,
-					   BpaCompareFn cmp, void *arg);
+					   BpaCompareFn compare, void *arg);
 
 /* Range operations (read only) */
-extern int	bpa_sorted(const char *region, BpaCompareFn cmp, void *arg,
+extern int	bpa_sorted(const char *region, BpaCompareFn compare, void *arg,
 					   BpaPredicateFn before_start, BpaPredicateFn after_end,
 					   void *pred_arg, char *out, char *scratch);
 extern void bpa_candidate_blocks(const char *region,
@@ -148,9 +149,7 @@ extern int	bpa_map(const char *region, BpaPredicateFn before_start,
 
 /* Restructuring */
 extern int	bpa_split(char *left, char *right, int nleft,
-					  BpaCompareFn cmp, void *arg, char *scratch);
-extern void bpa_sort_slots(char *slots, int n, uint16_t width,
-						   BpaCompareFn cmp, void *arg);
+					  BpaCompareFn compare, void *arg, char *scratch);
 
 /* Read access to the parts, for inspection */
 extern int	bpa_used_blocks(const char *region);
@@ -163,7 +162,7 @@ extern bool bpa_position_holds_entry(const char *region, size_t pos);
 
 /* Verification */
 extern const char *bpa_check(const char *region, size_t region_size,
-							 BpaCompareFn cmp, void *arg);
+							 BpaCompareFn compare, void *arg);
 extern const char *bpa_check_shape(const char *region, size_t region_size);
 
 #endif							/* BPA_H */

@@ -6,7 +6,7 @@
  *
  * Entries are sorted by (key columns, heap TID) in bpbuildsort.c.  Each
  * leaf receives entries until it reaches the fill target (bpa_fill_target)
- * of the layout its own codec gives it (bpleaf.c), spread evenly over its
+ * of the layout its own codec gives it (bpleafplan.c), spread evenly over its
  * blocks so that every block keeps free slots.  Blocks are allocated in
  * order: block 0 is the metapage, then the leaves, then each upper level.
  *
@@ -25,7 +25,19 @@
 #include "utils/memutils.h"
 #include "utils/tuplesort.h"
 
-#include "bpindex.h"
+#include "bpbuild.h"
+#include "bpbuildparallel.h"
+#include "bpbuildsort.h"
+#include "bpcompat.h"
+#include "bpformat.h"
+#include "bpgeometry.h"
+#include "bpinternal.h"
+#include "bpleafplan.h"
+#include "bpoptions.h"
+#include "bppage.h"
+#include "bpslot.h"
+#include "bpstate.h"
+#include "bpxlog.h"
 
 /* (pivot, child) pairs of one level, waiting to get a parent. */
 typedef struct BpLevelItems
@@ -389,31 +401,6 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 
 	bp_build_sort_put(state->sort, values, isnull, tid);
 	state->indtuples += 1;
-}
-
-/*
- * A participant of a parallel build: sort the entries of the heap tuples
- * that scan returns in a tuplesort of sortmem kilobytes coordinated by
- * coordinate.  Returns the heap tuples scanned; the entries in *indtuples.
- */
-double
-bp_build_sort_part(Relation heap, Relation index, IndexInfo *indexInfo,
-				   TableScanDesc scan, int sortmem, SortCoordinate coordinate,
-				   double *indtuples)
-{
-	BpBuildState state = {0};
-	double		reltuples;
-
-	state.index = index;
-	choose_layout(index, &state.desc, &state.layout, &state.internal_capacity);
-	state.sort = bp_build_sort_begin(index, &state.desc, -1, sortmem,
-									 coordinate);
-	reltuples = table_index_build_scan(heap, index, indexInfo, true, false,
-									   build_callback, &state, scan);
-	bp_build_sort_perform(state.sort);
-	bp_build_sort_end(state.sort);
-	*indtuples = state.indtuples;
-	return reltuples;
 }
 
 /* Write the rightmost leaf (in two if its entries do not fit one). */

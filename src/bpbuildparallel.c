@@ -24,6 +24,7 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/parallel.h"
 #include "access/relscan.h"
 #include "access/table.h"
@@ -39,7 +40,8 @@
 #include "utils/snapmgr.h"
 #include "utils/tuplesort.h"
 
-#include "bpindex.h"
+#include "bpbuildparallel.h"
+#include "bpbuildsort.h"
 
 /* Keys of the parallel context's table of contents. */
 #define BP_KEY_SHARED		UINT64CONST(0xB7F1000000000001)

@@ -27,6 +27,7 @@
 #include "postgres.h"
 
 #include "access/nbtree.h"
+#include "access/tableam.h"
 #include "catalog/pg_operator_d.h"
 #include "catalog/pg_type_d.h"
 #include "executor/tuptable.h"
@@ -37,7 +38,8 @@
 #include "utils/sortsupport.h"
 #include "utils/tuplesort.h"
 
-#include "bpindex.h"
+#include "bpbuildsort.h"
+#include "bpslot.h"
 
 /* The heap TID of an in-memory entry, with a bit for a NULL key. */
 #define ENTRY_NULL_BIT	(UINT64CONST(1) << 62)
@@ -642,4 +644,46 @@ bp_build_sort_end(BpBuildSort *sort)
 	else
 		free_in_memory(sort);
 	pfree(sort);
+}
+
+/* What the heap scan of a participant feeds its sort through. */
+typedef struct BpSortPartState
+{
+	BpBuildSort *sort;
+	double		indtuples;
+} BpSortPartState;
+
+/* Feed one heap tuple's index entry to a participant's sort. */
+static void
+sort_part_callback(Relation index, ItemPointer tid, Datum *values,
+				   bool *isnull, bool tupleIsAlive, void *arg)
+{
+	BpSortPartState *state = (BpSortPartState *) arg;
+
+	bp_build_sort_put(state->sort, values, isnull, tid);
+	state->indtuples += 1;
+}
+
+/*
+ * A participant of a parallel build: sort the entries of the heap tuples
+ * that scan returns in a tuplesort of sortmem kilobytes coordinated by
+ * coordinate.  Returns the heap tuples scanned; the entries in *indtuples.
+ */
+double
+bp_build_sort_part(Relation heap, Relation index, IndexInfo *indexInfo,
+				   TableScanDesc scan, int sortmem, SortCoordinate coordinate,
+				   double *indtuples)
+{
+	BpSlotDesc	desc;
+	BpSortPartState state = {0};
+	double		reltuples;
+
+	bp_init_slot_desc(index, &desc);
+	state.sort = bp_build_sort_begin(index, &desc, -1, sortmem, coordinate);
+	reltuples = table_index_build_scan(heap, index, indexInfo, true, false,
+									   sort_part_callback, &state, scan);
+	bp_build_sort_perform(state.sort);
+	bp_build_sort_end(state.sort);
+	*indtuples = state.indtuples;
+	return reltuples;
 }

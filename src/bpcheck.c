@@ -18,6 +18,7 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/index.h"
@@ -30,7 +31,14 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "bpindex.h"
+#include "bpformat.h"
+#include "bpinternal.h"
+#include "bpleaf.h"
+#include "bpleafread.h"
+#include "bppage.h"
+#include "bpsearch.h"
+#include "bpslot.h"
+#include "bpstate.h"
 
 PG_FUNCTION_INFO_V1(bpindex_check);
 
@@ -47,7 +55,7 @@ typedef struct CheckState
 	 * stream).  The support functions of slot live in rd_indexcxt, which
 	 * stays while the index is open.
 	 */
-	BpSlotDesc	slot;
+	BpSlotDesc	desc;
 	BpLeafWork	work;
 	MemoryContext leaf_cxt;		/* keys a leaf's entries are rebuilt into,
 								 * reset for each leaf */
@@ -91,21 +99,21 @@ report_violation(CheckState *state, BlockNumber blkno, const char *fmt, const ch
 static int
 compare_entries(CheckState *state, const char *a, const char *b)
 {
-	return bp_compare_slots(a, b, &state->slot);
+	return bp_compare_slots(a, b, &state->desc);
 }
 
 /* The low key of a locked page as a logical slot (in state->low). */
 static const char *
 low_fence(CheckState *state, Page page)
 {
-	return bp_page_fence(&state->slot, page, false, state->low);
+	return bp_page_fence(&state->desc, page, false, state->low);
 }
 
 /* The high key of a locked page as a logical slot (in state->high). */
 static const char *
 high_fence(CheckState *state, Page page)
 {
-	return bp_page_fence(&state->slot, page, true, state->high);
+	return bp_page_fence(&state->desc, page, true, state->high);
 }
 
 /*
@@ -116,7 +124,7 @@ high_fence(CheckState *state, Page page)
 static Size
 entry_fingerprint(CheckState *state, const char *slot)
 {
-	const BpSlotDesc *desc = &state->slot;
+	const BpSlotDesc *desc = &state->desc;
 	char	   *out = state->fingerprint;
 	Size		len = desc->width;
 
@@ -145,7 +153,7 @@ check_leaf(CheckState *state, BlockNumber blkno, Page page)
 	const char *problem;
 	int			n;
 
-	bp_leaf_open(&leaf, page, &state->slot);
+	bp_leaf_open(&leaf, page, &state->desc);
 	bp_leaf_rebuild_keys_in(&leaf, state->leaf_cxt);
 	problem = bp_leaf_check(&leaf, &state->work);
 	if (problem)
@@ -187,8 +195,8 @@ copy_internal(CheckState *state, BlockNumber blkno, Page page, InternalCopy *cop
 	memcpy(copy->keys, page, BLCKSZ);
 	memcpy(copy->children, bp_internal_children(page, width),
 		   sizeof(BlockNumber) * copy->nitems);
-	bp_internal_pivots(&state->slot, page, copy->keys, copy->pivots);
-	bp_page_fence_into(&state->slot, page, copy->keys, true, copy->highkey);
+	bp_internal_pivots(&state->desc, page, copy->keys, copy->pivots);
+	bp_page_fence_into(&state->desc, page, copy->keys, true, copy->highkey);
 
 	if ((opaque->flags & BP_HAS_LOW) &&
 		compare_entries(state, copy->pivots, low_fence(state, page)) != 0)
@@ -403,7 +411,7 @@ check_level(CheckState *state, BlockNumber leftmost, uint16 level)
 						   compare_entries(state, low_fence(state, page),
 										   after_deleted ? deleted_high : prev_high) != 0))
 				report_violation(state, blkno, "%s", "A deleted page reached through a right-link does not continue its left neighbour's range.");
-			bp_slot_copy_keys(&state->slot, high_fence(state, page), deleted_high,
+			bp_slot_copy_keys(&state->desc, high_fence(state, page), deleted_high,
 							  deleted_high_keys, false);
 			after_deleted = true;
 			UnlockReleaseBuffer(buf);
@@ -425,7 +433,7 @@ check_level(CheckState *state, BlockNumber leftmost, uint16 level)
 			compare_entries(state, low_fence(state, page), high_fence(state, page)) >= 0)
 			report_violation(state, blkno, "%s", "The page's low key is not below its high key.");
 		if (!last)
-			bp_slot_copy_keys(&state->slot, high_fence(state, page), prev_high,
+			bp_slot_copy_keys(&state->desc, high_fence(state, page), prev_high,
 							  prev_high_keys, false);
 
 		if (level == 0)
@@ -507,7 +515,7 @@ heap_tuple_present(Relation index, ItemPointer tid, Datum *values,
 
 	Size		len;
 
-	bp_form_slot(&state->slot, slot, values, isnull, tid);
+	bp_form_slot(&state->desc, slot, values, isnull, tid);
 	len = entry_fingerprint(state, slot);
 	if (bloom_lacks_element(state->entries, (unsigned char *) state->fingerprint,
 							len))
@@ -559,10 +567,10 @@ bpindex_check(PG_FUNCTION_ARGS)
 
 	open_relations(&state, PG_GETARG_OID(0));
 	bp = bp_get_state(state.index);
-	state.slot = bp->slot;
-	state.width = state.slot.width;
+	state.desc = bp->desc;
+	state.width = state.desc.width;
 	state.nblocks = RelationGetNumberOfBlocks(state.index);
-	bp_leaf_work_init(&state.work, &state.slot);
+	bp_leaf_work_init(&state.work, &state.desc);
 	state.leaf_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										   "bpindex check leaf keys",
 										   ALLOCSET_DEFAULT_SIZES);

@@ -26,7 +26,7 @@
  *	 INCLUDE column	 as an integer or bytes column.
  *
  * The module is pure: it depends on the C standard library only and has
- * its own unit tests (test/bpa).  bpleaf.c maps column values to images.
+ * its own unit tests (test/bpa).  bpslot.c maps column values to images, bpleafcodec.c encodes entries.
  *
  *-------------------------------------------------------------------------
  */

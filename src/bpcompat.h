@@ -4,9 +4,6 @@
  *	  Every difference between the PostgreSQL versions bpindex builds
  *	  against (15 and 18).  No other file tests PG_VERSION_NUM.
  *
- * bpindex.h includes this file last, after the declarations of bpindex's
- * own functions, which bp_set_newer_am_fields() refers to.
- *
  *-------------------------------------------------------------------------
  */
 #ifndef BPCOMPAT_H
@@ -20,6 +17,11 @@
 #include "storage/smgr.h"
 #include "utils/pg_locale.h"
 #include "utils/rel.h"
+
+/* The varlena macros: in postgres.h up to 15, in varatt.h from 16. */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
 
 /*
  * The RelFileNode of an SMgrRelation, as log_newpage() takes it: 16 renamed
@@ -127,19 +129,14 @@ bp_translate_cmptype(CompareType cmptype, Oid opfamily)
 	((void *) ((char *) (pscan) + (pscan)->ps_offset))
 #endif
 
-/* amestimateparallelscan: 17 gave it the scan's key counts, 18 the index. */
+/*
+ * The parameters of amestimateparallelscan: 17 gave it the scan's key
+ * counts, 18 the index too.
+ */
 #if PG_VERSION_NUM >= 180000
-static inline Size
-bp_estimateparallelscan(Relation index, int nkeys, int norderbys)
-{
-	return bp_parallel_scan_size();
-}
+#define BP_ESTIMATEPARALLELSCAN_PARAMS	Relation index, int nkeys, int norderbys
 #else
-static inline Size
-bp_estimateparallelscan(void)
-{
-	return bp_parallel_scan_size();
-}
+#define BP_ESTIMATEPARALLELSCAN_PARAMS	void
 #endif
 
 /*
@@ -189,7 +186,8 @@ bp_collation_is_c(Oid collation)
  * bpindex_handler().
  */
 static inline void
-bp_set_newer_am_fields(IndexAmRoutine *amroutine)
+bp_set_newer_am_fields(IndexAmRoutine *amroutine,
+					   int (*gettreeheight) (Relation index))
 {
 #if PG_VERSION_NUM >= 160000
 	/* an entry per heap tuple, not a summary: HOT updates skip no insert */
@@ -208,7 +206,7 @@ bp_set_newer_am_fields(IndexAmRoutine *amroutine)
 	amroutine->amconsistentequality = true;
 	amroutine->amconsistentordering = true;
 	/* the root's level from the metapage, as btree gives its own */
-	amroutine->amgettreeheight = bp_gettreeheight;
+	amroutine->amgettreeheight = gettreeheight;
 	amroutine->amtranslatestrategy = bp_translate_strategy;
 	amroutine->amtranslatecmptype = bp_translate_cmptype;
 #endif

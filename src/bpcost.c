@@ -6,10 +6,10 @@
  * A bpindex index answers the same quals in the same order as a btree
  * index of the same shape: its operator classes carry btree's strategy
  * numbers and comparison functions.  The estimate is therefore btree's
- * own, which works from IndexOptInfo and statistics only (the index is
- * never opened, so it also serves hypothetical indexes), with the tree
- * height, which the planner only knows for btree, taken from the build's
- * fill model, and with the quals that bound the range a scan reads: a
+ * own, which works from IndexOptInfo and statistics, with the tree
+ * height, which PostgreSQL 15's planner only knows for btree, read from the
+ * metapage (hypothetical indexes bring the height of their size model),
+ * and with the quals that bound the range a scan reads: a
  * scan reads every entry between the bounds of the key columns up to the
  * first one without an = or IS NULL qual (bpsearch.c) and tests the other
  * quals on each.  PostgreSQL 18's btree skips through the values of an
@@ -21,6 +21,7 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/stratnum.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
@@ -28,37 +29,22 @@
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 
-#include "bpindex.h"
+#include "bpcost.h"
+#include "bpsearch.h"
 
 /*
- * Levels below the root of an index like this one, from the build's fill
- * model, where the planner does not know them (15 knows the height of
- * btree indexes only; 18 asks amgettreeheight).
+ * Levels below the root of a real index, from its metapage, where the
+ * planner does not know them (15 knows the height of btree indexes only;
+ * 18 asks amgettreeheight).  A hypothetical index comes with its own.
  */
 static int
-estimate_tree_height(IndexOptInfo *index)
+tree_height(IndexOptInfo *index)
 {
-	BpOptions	defaults = {0, BP_DEFAULT_FILLFACTOR, 0, 0, true};
-	int16		lengths[INDEX_MAX_KEYS];
-	char		aligns[INDEX_MAX_KEYS];
-	bool		byvals[INDEX_MAX_KEYS];
-	BpaLayout	layout;
-	int			levels;
-	uint16		width;
+	Relation	rel = index_open(index->indexoid, NoLock);
+	int			height = bp_gettreeheight(rel);
 
-	for (int i = 0; i < index->nkeycolumns; i++)
-	{
-		get_typlenbyvalalign(index->opcintype[i], &lengths[i], &byvals[i],
-							 &aligns[i]);
-		if (lengths[i] <= 0)
-			return 0;
-	}
-	width = bp_slot_layout(index->nkeycolumns, lengths, byvals, aligns, NULL);
-	if (!bp_choose_plain_layout(&defaults, index->nkeycolumns, width, &layout))
-		return 0;
-	bp_estimate_pages(index->tuples, bpa_fill_target(&layout, BP_DEFAULT_FILLFACTOR),
-					  bp_internal_fill_estimate(width, 0), &levels);
-	return levels - 1;
+	index_close(rel, NoLock);
+	return height;
 }
 
 /* Does the qual of index column col pin it to one value (=, IS NULL)? */
@@ -131,7 +117,7 @@ bp_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	QualCost	qual_cost;
 
 	if (index->tree_height < 0)
-		index->tree_height = estimate_tree_height(index);
+		index->tree_height = tree_height(index);
 	bounded.indexclauses = bounding_clauses(path);
 	btcostestimate(root, &bounded, loop_count, indexStartupCost, indexTotalCost,
 				   indexSelectivity, indexCorrelation, indexPages);

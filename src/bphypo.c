@@ -55,7 +55,11 @@
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
-#include "bpindex.h"
+#include "bpcompat.h"
+#include "bpgeometry.h"
+#include "bphypo.h"
+#include "bpoptions.h"
+#include "bpslot.h"
 
 PG_FUNCTION_INFO_V1(bpindex_hypo_create_index);
 PG_FUNCTION_INFO_V1(bpindex_hypo_list_indexes);
@@ -469,7 +473,7 @@ add_slot_values(ColumnStats *stats, BpCompareKind kind, int16 len,
 	{
 		uint64		image;
 
-		if (!bp_leaf_datum_image(kind, len, slot->values[v], &image))
+		if (!bp_datum_image(kind, len, slot->values[v], &image))
 			continue;
 		if (!stats->have_range || image < stats->lo)
 			stats->lo = image;
@@ -551,9 +555,7 @@ estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 		ColumnStats stats;
 		double		group_rows;
 
-		if (hypo->attlen[i] != -1 &&
-			(kind == BP_CMP_FMGR ||
-			 (kind == BP_CMP_BYTES && hypo->attlen[i] > BPC_MAX_BYTES)))
+		if (hypo->attlen[i] != -1 && !bp_column_packable(kind, hypo->attlen[i]))
 			return 0;
 		column_stats(hypo, i, kind, tuples, &stats);
 		if (i == 0)
@@ -582,21 +584,19 @@ estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 			width += hypo->attlen[i];
 		else
 			width += Min(hypo->attlen[i],
-						 bpc_code_width((uint64) ((double) (stats.hi - stats.lo) *
-												  Min(1.0, per_leaf / group_rows))));
+						 bp_code_bytes((uint64) ((double) (stats.hi - stats.lo) *
+												 Min(1.0, per_leaf / group_rows))));
 	}
 	blocks = fabs(correlation) > 0.9 ? per_leaf * heap_pages / Max(tuples, 1) :
 		heap_pages;
-	/* the codec's head room: an eighth of the span on each side */
-	width += bpc_unsigned_width((uint64) Min(blocks * 1.25, (double) PG_UINT32_MAX));
-	width += (tuples / Max(heap_pages, 1) < 255) ? 1 : 2;
+	width += bp_tid_code_bytes(blocks, tuples / Max(heap_pages, 1));
 	return Max(width, 2);
 }
 
 /*
  * Do the packed leaves of the hypothetical index store its keys without
  * the prefix their fences share: one key column, variable-length, in
- * bytewise order (as bpleaf.c strips them)?
+ * bytewise order (as bpleafplan.c strips them)?
  */
 static bool
 hypo_strips_keys(HypoIndex *hypo)
@@ -692,7 +692,7 @@ estimate_hypo_pages(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 	for (int round = 0; round < 3 && hypo->options.packed_leaves; round++)
 	{
 		int			width = estimate_entry_width(hypo, tuples, heap_pages,
-												 bpa_fill_target(&layout, hypo->options.fillfactor));
+												 bp_layout_fill_target(&layout, hypo->options.fillfactor));
 
 		if (width == 0 || width >= hypo->slot_width ||
 			!bp_choose_leaf_layout(&hypo->options, (uint16) width,
@@ -703,7 +703,7 @@ estimate_hypo_pages(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 			break;
 		}
 	}
-	return bp_estimate_pages(tuples, bpa_fill_target(&layout, hypo->options.fillfactor),
+	return bp_estimate_pages(tuples, bp_layout_fill_target(&layout, hypo->options.fillfactor),
 							 bp_internal_fill_estimate(hypo->slot_width, 0), levels);
 }
 

@@ -13,7 +13,18 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
-#include "bpindex.h"
+#include "bpbuild.h"
+#include "bpcompat.h"
+#include "bpcost.h"
+#include "bphypo.h"
+#include "bpinsert.h"
+#include "bpoptions.h"
+#include "bpparallel.h"
+#include "bpscan.h"
+#include "bpsearch.h"
+#include "bpvacuum.h"
+#include "bpvalidate.h"
+#include "bpxlog.h"
 
 PG_MODULE_MAGIC;
 
@@ -34,7 +45,7 @@ _PG_init(void)
 }
 
 /* amphasename: names of the build subphases in pg_stat_progress_create_index. */
-char *
+static char *
 bp_phasename(int64 phasenum)
 {
 	switch (phasenum)
@@ -108,7 +119,7 @@ bpindex_handler(PG_FUNCTION_ARGS)
 	amroutine->amestimateparallelscan = bp_estimateparallelscan;
 	amroutine->aminitparallelscan = bp_initparallelscan;
 	amroutine->amparallelrescan = bp_parallelrescan;
-	bp_set_newer_am_fields(amroutine);
+	bp_set_newer_am_fields(amroutine, bp_gettreeheight);
 
 	PG_RETURN_POINTER(amroutine);
 }

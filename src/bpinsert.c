@@ -29,7 +29,19 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "bpindex.h"
+#include "bpdead.h"
+#include "bpformat.h"
+#include "bpgeometry.h"
+#include "bpinsert.h"
+#include "bpinternal.h"
+#include "bpleaf.h"
+#include "bpleafplan.h"
+#include "bpleafread.h"
+#include "bppage.h"
+#include "bpsearch.h"
+#include "bpslot.h"
+#include "bpstate.h"
+#include "bpxlog.h"
 
 /* Internal pages split at this fill when the new pivot goes rightmost. */
 #define BP_INTERNAL_RIGHTMOST_FILL 70
@@ -46,7 +58,7 @@ static Buffer
 new_page(Relation index)
 {
 	FullTransactionId deleted_at;
-	Buffer		buf = bp_new_buffer(index, &deleted_at);
+	Buffer		buf = bp_new_buffer(index, bp_get_state(index)->desc.width, &deleted_at);
 
 	if (FullTransactionIdIsValid(deleted_at))
 		bp_xlog_reuse(index, BufferGetBlockNumber(buf), deleted_at);
@@ -70,54 +82,17 @@ cached_leaf(Relation index, BpIndexState *state, const char *slot)
 	page = BufferGetPage(buf);
 	flags = BpPageGetOpaque(page)->flags;
 	if ((flags & BP_LEAF) && !(flags & (BP_INCOMPLETE_SPLIT | BP_DELETED)) &&
-		bp_slot_within_fences(page, &state->slot, slot))
+		bp_slot_within_fences(page, &state->desc, slot))
 		return buf;
 	UnlockReleaseBuffer(buf);
 	return InvalidBuffer;
 }
 
-/*
- * WAL-log the byte ranges of the leaf's BPA region that an insert changed,
- * and the keys it added to the key area (keys_length bytes at
- * keys_offset) with the area's new bound.
- */
-static void
-log_touched(Buffer buf, Page page, const char *region, const BpaTouched *touched,
-			Size keys_offset, Size keys_length)
-{
-	Size		offsets[BPA_MAX_TOUCHED + 2];
-	Size		lengths[BPA_MAX_TOUCHED + 2];
-	int			n = touched->n;
-
-	for (int i = 0; i < n; i++)
-	{
-		offsets[i] = (region - (char *) page) + touched->offset[i];
-		lengths[i] = touched->length[i];
-	}
-	if (keys_length > 0)
-	{
-		offsets[n] = keys_offset;
-		lengths[n++] = keys_length;
-		offsets[n] = (char *) &BpPageGetOpaque(page)->key_low - (char *) page;
-		lengths[n++] = sizeof(BpPageGetOpaque(page)->key_low);
-	}
-	bp_log_ranges(buf, page, n, offsets, lengths);
-}
-
-/* What an insert into a leaf's BPA came to. */
-typedef enum LeafInsertResult
-{
-	LEAF_INSERTED,
-	LEAF_FLUSH,					/* the log is full: flush or redistribute */
-	LEAF_FULL,					/* the leaf must split */
-	LEAF_RECODE					/* the leaf's codec cannot hold the entry */
-} LeafInsertResult;
-
 /* The entries a leaf holds before its inserts split it, by the fillfactor. */
 static int
 leaf_fill_target(BpIndexState *state, BpLeaf *leaf)
 {
-	return bpa_fill_target(bp_leaf_layout(leaf), state->meta.fillfactor);
+	return bp_leaf_fill_target(leaf, state->meta.fillfactor);
 }
 
 /*
@@ -134,32 +109,32 @@ leaf_fill_target(BpIndexState *state, BpLeaf *leaf)
  * in half.  stored is slot as the leaf stores it, NULL if it cannot.
  */
 static int
-stream_split_point(BpIndexState *state, BpLeaf *leaf, const char *stored,
-				   int n)
+stream_split_point(BpIndexState *state, BpLeaf *leaf, Page page,
+				   const char *stored, int n)
 {
-	const BpaLayout *layout = bp_leaf_layout(leaf);
 	int			target = leaf_fill_target(state, leaf);
 	int			rank;
 
 	if (stored == NULL)
 		return -1;
-	rank = bpa_stream_rank(leaf->region, stored, leaf->compare, leaf->compare_arg);
+	rank = bp_leaf_stream_rank(leaf, stored);
 	if (rank < 0)
 		return -1;
 	if (rank >= n)
 		return n > target ? target : -1;
-	if (!(BpPageGetOpaque(leaf->page)->flags & BP_HAS_HIGH))
+	if (!(BpPageGetOpaque(page)->flags & BP_HAS_HIGH))
 		return rank;
-	return rank >= bpa_block_capacity(layout) / 4 ? rank : -1;
+	return rank >= bp_leaf_capacity(leaf) / 4 ? rank : -1;
 }
 
 /*
  * Append to the BPA of an exclusively locked leaf, WAL-logged: an
  * ascending insert goes straight into the last block, any other into the
- * log; both change a few byte ranges, logged as such.  LEAF_FLUSH if
- * there is no room for an append.
+ * log; both change a few byte ranges, logged as such.  BP_LEAF_FLUSH if
+ * there is no room for an append, BP_LEAF_RECODE if the leaf's codec or
+ * key area cannot take the entry.
  */
-static LeafInsertResult
+static BpLeafInsertResult
 append_to_leaf(Relation index, BpIndexState *state, Buffer buf,
 			   const char *slot)
 {
@@ -167,49 +142,31 @@ append_to_leaf(Relation index, BpIndexState *state, Buffer buf,
 	BpLeaf		leaf;
 	const char *stored;
 	int			ascending_block;
-	BpaTouched	touched;
+	BpLeafChange change;
 
-	Size		keys_offset;
-	Size		keys_length;
-
-	bp_leaf_open(&leaf, page, &state->slot);
+	bp_leaf_open(&leaf, page, &state->desc);
 	stored = bp_leaf_encode(&leaf, slot, state->work.stored);
 	if (stored == NULL || !bp_leaf_has_key_room(&leaf, slot))
-		return LEAF_RECODE;
-	ascending_block = bpa_ascending_block(leaf.region, stored, leaf.compare,
-										  leaf.compare_arg);
-	/* the log keeps its last slot for flushes (bpa_append_to_log) */
-	if (ascending_block < 0 &&
-		bpa_log_count(leaf.region) + 1 >= bp_leaf_layout(&leaf)->log_size)
-		return LEAF_FLUSH;
+		return BP_LEAF_RECODE;
+	if (bp_leaf_plan_append(&leaf, stored, &ascending_block) == BP_LEAF_FLUSH)
+		return BP_LEAF_FLUSH;
 
-	/*
-	 * The appends skip the BPA's duplicate check: PostgreSQL never inserts
-	 * the same (key, heap TID) twice into an index (nbtree does not check
-	 * either).  Flushes go through bpa_try_insert, which does check.  No
-	 * comparison runs inside the critical section (they may allocate).
-	 */
+	/* no comparison runs inside the critical section (they may allocate) */
 	START_CRIT_SECTION();
-	/* a keyed leaf stores the slot with its keys' offsets in its key area */
-	stored = bp_leaf_store_keys(&leaf, stored, state->work.stored,
-								&keys_offset, &keys_length);
-	if (ascending_block >= 0)
-		bpa_store_ascending(leaf.region, ascending_block, stored, &touched);
-	else if (!bpa_append_to_log(leaf.region, stored, &touched))
-		elog(PANIC, "bpindex: the log of a leaf is full after all");
+	bp_leaf_append(&leaf, stored, ascending_block, state->work.stored, &change);
 	MarkBufferDirty(buf);
 	if (RelationNeedsWAL(index))
-		log_touched(buf, page, leaf.region, &touched, keys_offset, keys_length);
+		bp_log_ranges(buf, page, change.n, change.offset, change.length);
 	END_CRIT_SECTION();
-	return LEAF_INSERTED;
+	return BP_LEAF_INSERTED;
 }
 
 /*
  * Insert into the BPA of an exclusively locked leaf whose log is full: a
  * flush or redistribute, made on a copy of the page and logged as the
- * ranges that differ; LEAF_FULL if the leaf must split instead.
+ * ranges that differ; BP_LEAF_FULL if the leaf must split instead.
  */
-static LeafInsertResult
+static BpLeafInsertResult
 flush_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 				const char *slot)
 {
@@ -217,24 +174,18 @@ flush_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 	BpLeaf		copy_leaf;
 	const char *stored;
 	PGAlignedBlock copy;
-	BpaInsertResult result;
+	BpLeafInsertResult result;
 	int			n;
+	char		copy_stored[BP_MAX_SLOT_WIDTH];
 
-	const char *copy_stored;
-	char		keyed_stored[BP_MAX_SLOT_WIDTH];
-	Size		keys_offset;
-	Size		keys_length;
-
-	bp_leaf_open(&leaf, BufferGetPage(buf), &state->slot);
+	bp_leaf_open(&leaf, BufferGetPage(buf), &state->desc);
 	stored = bp_leaf_encode(&leaf, slot, state->work.stored);
 	memcpy(copy.data, BufferGetPage(buf), BLCKSZ);
-	bp_leaf_open(&copy_leaf, copy.data, &state->slot);
+	bp_leaf_open(&copy_leaf, copy.data, &state->desc);
 	/* the copy takes a keyed slot's keys (append_to_leaf saw room) */
-	copy_stored = bp_leaf_store_keys(&copy_leaf, stored, keyed_stored,
-									 &keys_offset, &keys_length);
-	result = bpa_try_insert(copy_leaf.region, copy_stored, copy_leaf.compare,
-							copy_leaf.compare_arg, state->work.scratch);
-	if (result == BPA_CROWDED)
+	result = bp_leaf_flush_insert(&copy_leaf, stored, copy_stored,
+								  state->work.scratch);
+	if (result == BP_LEAF_CROWDED)
 	{
 		/*
 		 * A leaf past three quarters of its fill target splits if that
@@ -251,20 +202,21 @@ flush_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 		 * quarters full cost more than the split, under the lock both
 		 * sessions wait for.
 		 */
+		Page		page = BufferGetPage(buf);
+
 		n = bp_leaf_count(&leaf) + 1;
 		if ((4 * n > 3 * leaf_fill_target(state, &leaf) ||
-			 !(BpPageGetOpaque(leaf.page)->flags & BP_HAS_HIGH)) &&
-			stream_split_point(state, &leaf, stored, n) >= 0)
-			return LEAF_FULL;
-		bpa_redistribute(copy_leaf.region, copy_stored, copy_leaf.compare,
-						 copy_leaf.compare_arg, state->work.scratch);
-		result = BPA_INSERTED;
+			 !(BpPageGetOpaque(page)->flags & BP_HAS_HIGH)) &&
+			stream_split_point(state, &leaf, page, stored, n) >= 0)
+			return BP_LEAF_FULL;
+		bp_leaf_redistribute(&copy_leaf, copy_stored, state->work.scratch);
+		result = BP_LEAF_INSERTED;
 	}
-	if (result == BPA_FULL)
-		return LEAF_FULL;
-	if (result == BPA_INSERTED)
+	if (result == BP_LEAF_FULL)
+		return BP_LEAF_FULL;
+	if (result == BP_LEAF_INSERTED)
 		bp_install_page(index, buf, copy.data, BP_XLOG_REWRITE);
-	return LEAF_INSERTED;
+	return BP_LEAF_INSERTED;
 }
 
 /* A split point moved so that neither half exceeds what a page holds. */
@@ -344,7 +296,7 @@ insert_sorted(char *items, int n, const char *slot, const BpSlotDesc *desc)
 static char *
 leaf_items(BpIndexState *state, BpLeaf *leaf, int *n)
 {
-	char	   *items = palloc((Size) (bp_leaf_count(leaf) + 1) * state->slot.width);
+	char	   *items = palloc((Size) (bp_leaf_count(leaf) + 1) * state->desc.width);
 
 	*n = bp_leaf_sorted(leaf, NULL, NULL, NULL, false, items, &state->work);
 	return items;
@@ -360,7 +312,7 @@ leaf_items(BpIndexState *state, BpLeaf *leaf, int *n)
 static bool
 recode_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 {
-	const BpSlotDesc *desc = &state->slot;
+	const BpSlotDesc *desc = &state->desc;
 	Page		page = BufferGetPage(buf);
 	BpLeaf		leaf;
 	BpLeafPlan	plan;
@@ -423,7 +375,7 @@ plan_halves(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
 			int nleft, const char *lowkey, const char *highkey,
 			LeafSplit *split)
 {
-	const BpSlotDesc *desc = &state->slot;
+	const BpSlotDesc *desc = &state->desc;
 	const char *right = items + (Size) nleft * desc->width;
 
 	Assert(nleft > 0 && nleft < n);
@@ -497,7 +449,7 @@ choose_split(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
 static bool
 split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 {
-	const BpSlotDesc *desc = &state->slot;
+	const BpSlotDesc *desc = &state->desc;
 	uint16		width = desc->width;
 	Page		page = BufferGetPage(buf);
 	BpPageOpaque opaque = BpPageGetOpaque(page);
@@ -519,12 +471,12 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	Page		rpage;
 
 	bp_leaf_open(&leaf, page, desc);
-	capacity = bpa_block_capacity(bp_leaf_layout(&leaf));
+	capacity = bp_leaf_capacity(&leaf);
 	/* the pivot's key must outlive the page's rewrite */
 	bp_leaf_copy_keys(&leaf, state->work.keys);
 	items = leaf_items(state, &leaf, &n);
 	pos = insert_sorted(items, n++, slot, desc);
-	nleft = stream_split_point(state, &leaf,
+	nleft = stream_split_point(state, &leaf, page,
 							   bp_leaf_encode(&leaf, slot, state->work.stored), n);
 	packed_blocks = nleft >= 0;
 	if (nleft < 0)
@@ -601,7 +553,7 @@ new_root(Relation index, Buffer childbuf, uint16 child_level,
 		 const char *pivot, BlockNumber right)
 {
 	BpIndexState *state = bp_get_state(index);
-	uint16		width = state->slot.width;
+	uint16		width = state->desc.width;
 	Buffer		rootbuf = new_page(index);
 	Buffer		metabuf = ReadBuffer(index, BP_METAPAGE_BLKNO);
 	BpXLog	   *xlog;
@@ -617,7 +569,7 @@ new_root(Relation index, Buffer childbuf, uint16 child_level,
 	root = bp_xlog_register(xlog, rootbuf, BP_XLOG_FULL_IMAGE | BP_XLOG_CLEANUP);
 	meta = BpPageGetMeta(bp_xlog_register(xlog, metabuf, 0));
 
-	if (!bp_internal_fill(&state->slot, root, child_level + 1,
+	if (!bp_internal_fill(&state->desc, root, child_level + 1,
 						  state->meta.internal_capacity, NULL, NULL, children,
 						  pivots, 2))
 		elog(ERROR, "bpindex: the keys of a new root do not fit it");
@@ -641,18 +593,18 @@ insert_into_internal(Relation index, Buffer pbuf, Buffer childbuf,
 					 const char *pivot, BlockNumber right)
 {
 	BpIndexState *state = bp_get_state(index);
-	uint16		width = state->slot.width;
-	BpSlotBound target = {&state->slot, pivot};
+	uint16		width = state->desc.width;
+	BpSlotBound target = {&state->desc, pivot};
 	BpXLog	   *xlog = bp_xlog_start(index, BP_XLOG_DOWNLINK);
 	Page		page = bp_xlog_register(xlog, pbuf, 0);
 	Page		child = bp_xlog_register(xlog, childbuf, 0);
-	int			pos = bp_choose_child(page, &state->slot, bp_pivot_at_or_before,
+	int			pos = bp_choose_child(page, &state->desc, bp_pivot_at_or_before,
 									  &target) + 1;
 
 	/* the caller saw room for the pivot and its keys (bp_internal_has_room) */
 	bp_internal_open_gap(page, width, pos);
 	bp_internal_children(page, width)[pos] = right;
-	if (!bp_store_page_slot(&state->slot, page, bp_internal_key_floor(page, width),
+	if (!bp_store_page_slot(&state->desc, page, bp_internal_key_floor(page, width),
 							pivot, NULL, bp_internal_pivot(page, width, pos)))
 		elog(ERROR, "bpindex: the keys of a pivot do not fit its page");
 	BpPageGetOpaque(child)->flags &= ~BP_INCOMPLETE_SPLIT;
@@ -692,7 +644,7 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 			   const char *pivot, BlockNumber right)
 {
 	BpIndexState *state = bp_get_state(index);
-	const BpSlotDesc *desc = &state->slot;
+	const BpSlotDesc *desc = &state->desc;
 	uint16		width = desc->width;
 	int			capacity = state->meta.internal_capacity;
 	Page		page = BufferGetPage(pbuf);
@@ -772,7 +724,7 @@ static void
 finish_split(Relation index, Buffer buf)
 {
 	Page		page = BufferGetPage(buf);
-	char	   *pivot = bp_copy_page_fence(&bp_get_state(index)->slot, page, true);
+	char	   *pivot = bp_copy_page_fence(&bp_get_state(index)->desc, page, true);
 
 	insert_downlink(index, buf, BpPageGetOpaque(page)->level, pivot,
 					BpPageGetOpaque(page)->rightlink);
@@ -808,7 +760,7 @@ insert_downlink(Relation index, Buffer childbuf, uint16 child_level,
 				const char *pivot, BlockNumber right)
 {
 	BpIndexState *state = bp_get_state(index);
-	BpSlotBound target = {&state->slot, pivot};
+	BpSlotBound target = {&state->desc, pivot};
 
 	for (;;)
 	{
@@ -836,7 +788,7 @@ insert_downlink(Relation index, Buffer childbuf, uint16 child_level,
 			finish_split(index, pbuf);
 			continue;
 		}
-		if (bp_internal_has_room(&state->slot, page, pivot))
+		if (bp_internal_has_room(&state->desc, page, pivot))
 		{
 			insert_into_internal(index, pbuf, childbuf, pivot, right);
 			UnlockReleaseBuffer(pbuf);
@@ -913,21 +865,21 @@ remove_pruned_entries(Relation index, Relation heap, Buffer buf)
 
 /*
  * Insert slot into the exclusively locked leaf: append, else flush or
- * re-encode, LEAF_FULL if it must split.  Flushes and re-encodings clear
+ * re-encode, BP_LEAF_FULL if it must split.  Flushes and re-encodings clear
  * the leaf's dead marks, so the entries they show pruned go first.
  */
-static LeafInsertResult
+static BpLeafInsertResult
 insert_into_leaf(Relation index, Relation heap, BpIndexState *state,
 				 Buffer buf, const char *slot)
 {
-	LeafInsertResult result = append_to_leaf(index, state, buf, slot);
+	BpLeafInsertResult result = append_to_leaf(index, state, buf, slot);
 
-	if (result != LEAF_INSERTED && remove_pruned_entries(index, heap, buf))
+	if (result != BP_LEAF_INSERTED && remove_pruned_entries(index, heap, buf))
 		result = append_to_leaf(index, state, buf, slot);
-	if (result == LEAF_FLUSH)
+	if (result == BP_LEAF_FLUSH)
 		result = flush_into_leaf(index, state, buf, slot);
-	else if (result == LEAF_RECODE && recode_leaf(index, state, buf, slot))
-		result = LEAF_INSERTED;
+	else if (result == BP_LEAF_RECODE && recode_leaf(index, state, buf, slot))
+		result = BP_LEAF_INSERTED;
 	return result;
 }
 
@@ -936,12 +888,12 @@ static void
 insert_slot(Relation index, Relation heap, BpIndexState *state,
 			const char *slot)
 {
-	BpSlotBound target = {&state->slot, slot};
+	BpSlotBound target = {&state->desc, slot};
 
 	for (;;)
 	{
 		Buffer		buf = cached_leaf(index, state, slot);
-		LeafInsertResult result;
+		BpLeafInsertResult result;
 
 		if (!BufferIsValid(buf))
 			buf = bp_descend(index, bp_pivot_at_or_before, &target,
@@ -954,7 +906,7 @@ insert_slot(Relation index, Relation heap, BpIndexState *state,
 		/* a serializable transaction that read this leaf conflicts */
 		CheckForSerializableConflictIn(index, NULL, BufferGetBlockNumber(buf));
 		result = insert_into_leaf(index, heap, state, buf, slot);
-		if (result != LEAF_INSERTED)
+		if (result != BP_LEAF_INSERTED)
 		{
 			/* a split without slot has it inserted again */
 			if (split_leaf(index, state, buf, slot))
@@ -980,14 +932,14 @@ bp_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 
 	bp_xlog_require(index);
 	/* detoasted keys, and keys a split or re-encoding rebuilds whole */
-	if (state->slot.has_keys)
+	if (state->desc.has_keys)
 	{
 		cxt = AllocSetContextCreate(CurrentMemoryContext, "bpindex insert",
 									ALLOCSET_SMALL_SIZES);
 		MemoryContextSwitchTo(cxt);
 	}
-	slot = palloc(state->slot.width);
-	bp_form_slot(&state->slot, slot, values, isnull, ht_ctid);
+	slot = palloc(state->desc.width);
+	bp_form_slot(&state->desc, slot, values, isnull, ht_ctid);
 	insert_slot(index, heapRel, state, slot);
 	MemoryContextSwitchTo(old);
 	if (cxt)

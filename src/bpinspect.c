@@ -13,6 +13,7 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
@@ -22,7 +23,14 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
-#include "bpindex.h"
+#include "bpformat.h"
+#include "bpgeometry.h"
+#include "bpinternal.h"
+#include "bpleaf.h"
+#include "bpleafread.h"
+#include "bppage.h"
+#include "bpslot.h"
+#include "bpstate.h"
 
 PG_FUNCTION_INFO_V1(bpindex_metap);
 PG_FUNCTION_INFO_V1(bpindex_stats);
@@ -73,7 +81,7 @@ bpindex_metap(PG_FUNCTION_ARGS)
 	values[6] = Int32GetDatum(meta.leaf_layout.log_size);
 	values[7] = Int32GetDatum(meta.leaf_layout.num_blocks);
 	values[8] = Int32GetDatum(meta.leaf_layout.block_size);
-	values[9] = Int32GetDatum(bpa_block_capacity(&meta.leaf_layout));
+	values[9] = Int32GetDatum(bp_leaf_layout_capacity(&meta.leaf_layout));
 	values[10] = Int32GetDatum(meta.internal_capacity);
 	index_close(index, AccessShareLock);
 	PG_RETURN_DATUM(result_row(fcinfo, values, nulls));
@@ -105,7 +113,7 @@ count_page(Page page, const BpSlotDesc *desc, IndexStats *stats)
 {
 	BpPageOpaque opaque = BpPageGetOpaque(page);
 	BpLeaf		leaf;
-	const char *region;
+	BpLeafSummary summary;
 
 	if (opaque->flags & BP_INCOMPLETE_SPLIT)
 		stats->incomplete_splits++;
@@ -115,22 +123,18 @@ count_page(Page page, const BpSlotDesc *desc, IndexStats *stats)
 		return;
 	}
 	bp_leaf_open(&leaf, page, desc);
-	region = leaf.region;
+	bp_leaf_summarize(&leaf, &summary);
 	stats->leaf_pages++;
-	stats->packed_leaves += leaf.packed;
-	stats->capacity += bpa_block_capacity(bp_leaf_layout(&leaf));
-	stats->log_capacity += bp_leaf_layout(&leaf)->log_size - 1;
-	stats->entry_bytes += (int64) bpa_count(region) * leaf.width;
-	stats->entries += bpa_count(region);
-	stats->log_entries += bpa_log_count(region);
-	if (bpa_count(region) == 0)
+	stats->packed_leaves += summary.packed;
+	stats->capacity += summary.capacity;
+	stats->log_capacity += summary.log_capacity;
+	stats->entry_bytes += (int64) summary.entries * summary.entry_width;
+	stats->entries += summary.entries;
+	stats->log_entries += summary.log_entries;
+	if (summary.entries == 0)
 		stats->empty_leaves++;
-	for (int b = 0; b < bpa_used_blocks(region); b++)
-	{
-		stats->used_blocks++;
-		if (bpa_block_sorted(region, b))
-			stats->sorted_blocks++;
-	}
+	stats->used_blocks += summary.used_blocks;
+	stats->sorted_blocks += summary.sorted_blocks;
 }
 
 /* What walk_levels calls for each live page, with its block number. */
@@ -146,7 +150,7 @@ static void
 walk_levels(Relation index, BpMetaPageData *meta, int top_level,
 			PageVisitFn visit, void *arg)
 {
-	uint16		width = bp_get_state(index)->slot.width;
+	uint16		width = bp_get_state(index)->desc.width;
 	BlockNumber leftmost = meta->root;
 
 	for (int level = meta->root_level; level >= 0; level--)
@@ -202,7 +206,7 @@ count_visited_page(Page page, BlockNumber blkno, void *arg)
 static void
 gather_stats(Relation index, BpMetaPageData *meta, IndexStats *stats)
 {
-	StatsVisit	visit = {&bp_get_state(index)->slot, stats};
+	StatsVisit	visit = {&bp_get_state(index)->desc, stats};
 
 	walk_levels(index, meta, meta->root_level, count_visited_page, &visit);
 }
@@ -211,7 +215,7 @@ gather_stats(Relation index, BpMetaPageData *meta, IndexStats *stats)
 static void
 count_deleted(Relation index, IndexStats *stats)
 {
-	uint16		width = bp_get_state(index)->slot.width;
+	uint16		width = bp_get_state(index)->desc.width;
 	BlockNumber nblocks = RelationGetNumberOfBlocks(index);
 
 	for (BlockNumber blkno = BP_METAPAGE_BLKNO + 1; blkno < nblocks; blkno++)
@@ -315,7 +319,7 @@ emit_item(FunctionCallInfo fcinfo, Relation index, int itemno,
 		  const char *region, int block, const char *slot, int64 child)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	const BpSlotDesc *desc = &bp_get_state(index)->slot;
+	const BpSlotDesc *desc = &bp_get_state(index)->desc;
 	Datum		values[7];
 	bool		nulls[7] = {false};
 	bool		entry = strcmp(region, "log") == 0 || strcmp(region, "block") == 0;
@@ -366,7 +370,7 @@ emit_leaf_slot(const char *section, int block, const char *slot, void *arg)
 static void
 emit_leaf(FunctionCallInfo fcinfo, Relation index, Page page, int *itemno)
 {
-	BpSlotDesc	desc = bp_get_state(index)->slot;
+	BpSlotDesc	desc = bp_get_state(index)->desc;
 	LeafEmit	emit = {fcinfo, index, itemno};
 	BpLeafWork	work;
 	BpLeaf		leaf;
@@ -381,7 +385,7 @@ emit_leaf(FunctionCallInfo fcinfo, Relation index, Page page, int *itemno)
 static void
 emit_internal(FunctionCallInfo fcinfo, Relation index, Page page, int *itemno)
 {
-	const BpSlotDesc *desc = &bp_get_state(index)->slot;
+	const BpSlotDesc *desc = &bp_get_state(index)->desc;
 	uint16		width = desc->width;
 	bool		has_low = (BpPageGetOpaque(page)->flags & BP_HAS_LOW) != 0;
 	BpInternalHeader *header = bp_internal_header(page, width);
@@ -410,7 +414,7 @@ bpindex_page_items(PG_FUNCTION_ARGS)
 
 	bp_require_superuser("bpindex_page_items");
 	index = bp_open_index(PG_GETARG_OID(0), AccessShareLock);
-	width = bp_get_state(index)->slot.width;
+	width = bp_get_state(index)->desc.width;
 	if (blkno < 0 || blkno >= RelationGetNumberOfBlocks(index))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -429,10 +433,10 @@ bpindex_page_items(PG_FUNCTION_ARGS)
 	flags = BpPageGetOpaque(page)->flags;
 	if (flags & BP_HAS_LOW)
 		emit_item(fcinfo, index, itemno++, "low key", -1,
-				  bp_page_fence(&bp_get_state(index)->slot, page, false, fence), -1);
+				  bp_page_fence(&bp_get_state(index)->desc, page, false, fence), -1);
 	if (flags & BP_HAS_HIGH)
 		emit_item(fcinfo, index, itemno++, "high key", -1,
-				  bp_page_fence(&bp_get_state(index)->slot, page, true, fence),
+				  bp_page_fence(&bp_get_state(index)->desc, page, true, fence),
 				  BpPageGetOpaque(page)->rightlink);
 	if (flags & BP_DELETED)
 	{
@@ -488,32 +492,35 @@ emit_leaf_row(Page page, BlockNumber blkno, void *arg)
 	LeavesEmit *emit = (LeavesEmit *) arg;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) emit->fcinfo->resultinfo;
 	BpLeaf		leaf;
+	BpLeafSummary summary;
 	Datum		values[11];
 	bool		nulls[11] = {false};
 
 	bp_leaf_open(&leaf, page, emit->desc);
+	bp_leaf_summarize(&leaf, &summary);
 	values[0] = Int64GetDatum(blkno);
-	values[1] = Int32GetDatum(bp_leaf_count(&leaf));
-	values[2] = Int32GetDatum(bpa_block_capacity(bp_leaf_layout(&leaf)));
-	values[3] = CStringGetTextDatum(leaf.packed ? "packed" : "plain");
-	values[4] = Int32GetDatum(leaf.width);
-	nulls[5] = nulls[6] = nulls[7] = !leaf.packed;
-	if (leaf.packed)
+	values[1] = Int32GetDatum(summary.entries);
+	values[2] = Int32GetDatum(summary.capacity);
+	values[3] = CStringGetTextDatum(summary.packed ? "packed" : "plain");
+	values[4] = Int32GetDatum(summary.entry_width);
+	nulls[5] = nulls[6] = nulls[7] = !summary.packed;
+	if (summary.packed)
 	{
-		Datum	   *widths = palloc(sizeof(Datum) * leaf.codec.natts);
+		const BpCodec *codec = summary.codec;
+		Datum	   *widths = palloc(sizeof(Datum) * codec->natts);
 
-		for (int i = 0; i < leaf.codec.natts; i++)
-			widths[i] = Int32GetDatum(leaf.codec.att_width[i]);
-		values[5] = PointerGetDatum(construct_array(widths, leaf.codec.natts,
+		for (int i = 0; i < codec->natts; i++)
+			widths[i] = Int32GetDatum(codec->att_width[i]);
+		values[5] = PointerGetDatum(construct_array(widths, codec->natts,
 													INT4OID, sizeof(int32),
 													true, TYPALIGN_INT));
-		values[6] = Int32GetDatum(leaf.codec.block_width);
-		values[7] = Int32GetDatum(leaf.codec.offset_width);
+		values[6] = Int32GetDatum(codec->block_width);
+		values[7] = Int32GetDatum(codec->offset_width);
 	}
 	fence_text(emit, page, false, &values[8], &nulls[8]);
 	fence_text(emit, page, true, &values[9], &nulls[9]);
 	/* not in the 1.4 definition, whose tuples end before it */
-	values[10] = Int32GetDatum(leaf.key_strip);
+	values[10] = Int32GetDatum(summary.key_strip);
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
@@ -534,7 +541,7 @@ bpindex_leaves(PG_FUNCTION_ARGS)
 	index = bp_open_index(PG_GETARG_OID(0), AccessShareLock);
 	emit.fcinfo = fcinfo;
 	emit.index = index;
-	emit.desc = &bp_get_state(index)->slot;
+	emit.desc = &bp_get_state(index)->desc;
 	InitMaterializedSRF(fcinfo, 0);
 	bp_read_meta(index, &meta);
 	walk_levels(index, &meta, 0, emit_leaf_row, &emit);

@@ -32,7 +32,9 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "bpindex.h"
+#include "bpgeometry.h"
+#include "bpoptions.h"
+#include "bpslot.h"
 
 static relopt_kind bp_relopt_kind;
 static relopt_parse_elt bp_relopt_tab[4];
@@ -103,53 +105,6 @@ bp_index_options(Relation index)
 	BpOptions	defaults = {0, BP_DEFAULT_FILLFACTOR, 0, 0, true};
 
 	return index->rd_options ? *(BpOptions *) index->rd_options : defaults;
-}
-
-/* The largest log_size that fits a leaf of this width with block_size. */
-static int
-largest_log_size(int block_size, int ncolumns, uint16 width)
-{
-	BpaLayout	layout;
-
-	for (int log_size = BP_MAX_LAYOUT_SLOTS; log_size >= 2; log_size--)
-		if (bp_choose_plain_layout(&(BpOptions) {0, 0, log_size, block_size, true},
-								   ncolumns, width, &layout))
-			return log_size;
-	return 0;
-}
-
-/*
- * The leaf layout of entries of this width under opts, for the index (or
- * hypothetical index) named index_name; an error naming it if the entries
- * are too wide for bpindex or the options do not fit a leaf.
- */
-void
-bp_layout_for_options(const BpOptions *opts, int ncolumns, uint16 width,
-					  const char *index_name, BpaLayout *layout)
-{
-	int			largest;
-
-	if (width > BP_MAX_SLOT_WIDTH || bp_internal_capacity(width) < 4 ||
-		!bp_choose_plain_layout(&(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0, true},
-								ncolumns, width, layout))
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("entries of index \"%s\" are too wide for bpindex (%u bytes)",
-						index_name, width),
-				 errdetail("A bpindex page must hold at least four entries.")));
-	if (bp_choose_plain_layout(opts, ncolumns, width, layout))
-		return;
-	largest = largest_log_size(opts->block_size, ncolumns, width);
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("log_size %d and block_size %d do not fit a leaf of index \"%s\"",
-					opts->log_size, opts->block_size, index_name),
-			 errdetail("A leaf holds %zu bytes and each entry takes %u bytes; the log and blocks holding at least four entries must fit, and the log may not hold more entries than the blocks.",
-					   bp_leaf_room(ncolumns, width, width), width),
-			 largest > 0 ?
-			 errhint("With block_size %d, log_size can be at most %d for this index.",
-					 opts->block_size, largest) :
-			 errhint("Choose a smaller block_size.")));
 }
 
 /*

@@ -42,7 +42,7 @@
  * change is one generic WAL record of at most four pages, so the tree is
  * valid before and after it and needs no half-dead state.
  *
- * In an index with keys (bpindex.h, "key fields"), a fence or pivot that
+ * In an index with keys (bpslot.h, "key fields"), a fence or pivot that
  * moves to another page takes its keys into that page's key area, and a
  * deleted page keeps its fences' keys; when they do not fit, the record
  * is abandoned and the deletion skipped.
@@ -57,7 +57,21 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "bpindex.h"
+#include "bpformat.h"
+#include "bpgeometry.h"
+#include "bpinternal.h"
+#include "bpleaf.h"
+#include "bpleafplan.h"
+#include "bpleafread.h"
+#include "bppage.h"
+#include "bppagedel.h"
+#include "bpsearch.h"
+#include "bpslot.h"
+#include "bpstate.h"
+#include "bpxlog.h"
+
+static bool set_fence(const BpSlotDesc *desc, Page page, bool high,
+					  const char *slot);
 
 /* Moves right on the leaf level while looking for L's left neighbour. */
 #define BP_MAX_NEIGHBOUR_HOPS	64
@@ -105,8 +119,8 @@ find_parent_at(Relation index, BlockNumber blkno, const char *lowkey,
 			   int lockmode, int *pos, uint16 level)
 {
 	BpIndexState *state = bp_get_state(index);
-	uint16		width = state->slot.width;
-	BpSlotBound bound = {&state->slot, lowkey};
+	uint16		width = state->desc.width;
+	BpSlotBound bound = {&state->desc, lowkey};
 	Buffer		pbuf;
 	Page		page;
 	BlockNumber *children;
@@ -177,7 +191,7 @@ lock_left_neighbour(Relation index, BlockNumber blkno, const char *lowkey,
 					uint16 level)
 {
 	BpIndexState *state = bp_get_state(index);
-	BpSlotBound bound = {&state->slot, lowkey};
+	BpSlotBound bound = {&state->desc, lowkey};
 	Buffer		buf = bp_descend_to_level(index, bp_before_bound, &bound,
 										  BUFFER_LOCK_EXCLUSIVE, level);
 
@@ -213,7 +227,7 @@ static bool
 set_leaf_fence(Relation index, Page page, bool high, const char *fence)
 {
 	BpIndexState *state = bp_get_state(index);
-	const BpSlotDesc *desc = &state->slot;
+	const BpSlotDesc *desc = &state->desc;
 	const char *lowkey = fence;
 	const char *highkey = fence;
 	BpLeaf		leaf;
@@ -233,7 +247,7 @@ set_leaf_fence(Relation index, Page page, bool high, const char *fence)
 		if (bp_leaf_windows_hold(page, desc))
 			return true;
 	}
-	else if (bp_page_set_fence(desc, page, high, fence) &&
+	else if (set_fence(desc, page, high, fence) &&
 			 bp_leaf_windows_hold(page, desc))
 		return true;
 	if (high)
@@ -274,7 +288,7 @@ static bool
 delete_into_left(Relation index, BlockNumber blkno, BlockNumber left,
 				 const char *lowkey)
 {
-	const BpSlotDesc *desc = &bp_get_state(index)->slot;
+	const BpSlotDesc *desc = &bp_get_state(index)->desc;
 	uint16		width = desc->width;
 	char		fence[BP_MAX_SLOT_WIDTH];
 	Buffer		bufs[3] = {InvalidBuffer, InvalidBuffer, InvalidBuffer};
@@ -340,7 +354,7 @@ static bool
 delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 				  const char *lowkey)
 {
-	const BpSlotDesc *desc = &bp_get_state(index)->slot;
+	const BpSlotDesc *desc = &bp_get_state(index)->desc;
 	uint16		width = desc->width;
 	char		fence[BP_MAX_SLOT_WIDTH];
 	char		rfence[BP_MAX_SLOT_WIDTH];
@@ -479,7 +493,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 				  const char *plowkey, uint16 level)
 {
 	BpIndexState *state = bp_get_state(index);
-	const BpSlotDesc *desc = &state->slot;
+	const BpSlotDesc *desc = &state->desc;
 	uint16		width = desc->width;
 	char		fence[BP_MAX_SLOT_WIDTH];
 	char		sfence[BP_MAX_SLOT_WIDTH];
@@ -549,7 +563,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		ppage = bp_xlog_register(xlog, bufs[1], BP_XLOG_CLEANUP);
 		gpage = bp_xlog_register(xlog, bufs[2], 0);
 		if (!append_child(desc, spage, child, plowkey) ||
-			!bp_page_set_fence(desc, spage, true,
+			!set_fence(desc, spage, true,
 							   bp_page_fence(desc, ppage, true, fence)))
 		{
 			/* no room for the keys in the sibling */
@@ -607,7 +621,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		bp_internal_children(spage, width)[0] = child;
 		if (plowkey)
 		{
-			if (!bp_page_set_fence(desc, spage, false, plowkey))
+			if (!set_fence(desc, spage, false, plowkey))
 			{
 				/* no room for the low key's keys in the sibling */
 				bp_xlog_abort(xlog);
@@ -663,7 +677,7 @@ static bool
 find_deletion_start(Relation index, BlockNumber leaf, const char *lowkey,
 					uint16 root_level, BpDeletionStart *start)
 {
-	const BpSlotDesc *desc = &bp_get_state(index)->slot;
+	const BpSlotDesc *desc = &bp_get_state(index)->desc;
 	uint16		width = desc->width;
 
 	start->blkno = leaf;
@@ -726,12 +740,12 @@ bp_delete_empty_leaf(Relation index, BlockNumber blkno)
 	old = MemoryContextSwitchTo(cxt);
 	buf = bp_read_buffer(index, blkno, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	if (!leaf_deletable(page, &state->slot))
+	if (!leaf_deletable(page, &state->desc))
 	{
 		UnlockReleaseBuffer(buf);
 		goto done;
 	}
-	lowkey = bp_copy_page_fence(&state->slot, page, false);
+	lowkey = bp_copy_page_fence(&state->desc, page, false);
 	UnlockReleaseBuffer(buf);
 
 	/* each merge shortens the chain by one */
@@ -756,4 +770,22 @@ done:
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 	return deleted;
+}
+
+/*
+ * Set a fence of a live leaf or internal page to the logical slot, its
+ * keys added to the page's key area; false if they do not fit.
+ */
+static bool
+set_fence(const BpSlotDesc *desc, Page page, bool high, const char *slot)
+{
+	Size		floor = 0;
+
+	if (desc->has_keys)
+		floor = (BpPageGetOpaque(page)->flags & BP_LEAF) ?
+			bp_leaf_key_floor(page, desc) :
+			bp_internal_key_floor(page, desc->width);
+	return bp_store_page_slot(desc, page, floor, slot, NULL,
+							  high ? bp_page_highkey(page, desc->width) :
+							  bp_page_lowkey(page));
 }

@@ -27,7 +27,9 @@
 #include "storage/condition_variable.h"
 #include "storage/spin.h"
 
-#include "bpindex.h"
+#include "bpcompat.h"
+#include "bpparallel.h"
+#include "bpslot.h"
 
 /* Where a parallel scan stands. */
 typedef enum BpParallelStatus
@@ -66,7 +68,7 @@ shared_state(IndexScanDesc scan)
 
 /* Bytes of the shared state (amestimateparallelscan). */
 Size
-bp_parallel_scan_size(void)
+bp_estimateparallelscan(BP_ESTIMATEPARALLELSCAN_PARAMS)
 {
 	return sizeof(BpParallelScanData);
 }

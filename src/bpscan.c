@@ -32,7 +32,7 @@
  *
  * Like nbtree's LP_DEAD hints, entries whose heap tuples the executor
  * found dead to everyone (kill_prior_tuple) are remembered, and when the
- * scan leaves the leaf it marks them dead (bputils.c: hint bits outside
+ * scan leaves the leaf it marks them dead (bpleaf.c: hint bits outside
  * what WAL carries, never logged), but only if it kept the pin, or the
  * leaf's LSN shows that nothing changed it since it was copied: otherwise
  * VACUUM may have removed those entries and new rows reused their TIDs.
@@ -52,7 +52,17 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "bpindex.h"
+#include "bpcompat.h"
+#include "bpformat.h"
+#include "bpleaf.h"
+#include "bpleafread.h"
+#include "bppage.h"
+#include "bpparallel.h"
+#include "bpscan.h"
+#include "bpscankey.h"
+#include "bpsearch.h"
+#include "bpslot.h"
+#include "bpstate.h"
 
 /* Allocate the buffers of a scan position. */
 static void
@@ -142,16 +152,16 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	BpIndexState *state = bp_get_state(index);
 	BpScanOpaque so = palloc0(sizeof(BpScanOpaqueData));
 
-	so->slot = state->slot;
-	so->keys.slot = &so->slot;
+	so->desc = state->desc;
+	so->keys.desc = &so->desc;
 	so->keys.keys = palloc(sizeof(BpScanKey) * Max(2 * nkeys, 1));
 	so->keys.filters = palloc(sizeof(BpScanFilter) * Max(nkeys, 1));
-	alloc_pos(&so->pos, &so->slot);
-	alloc_pos(&so->mark, &so->slot);
-	bp_leaf_work_init(&so->work, &so->slot);
-	so->bound = palloc(so->slot.width);
+	alloc_pos(&so->pos, &so->desc);
+	alloc_pos(&so->mark, &so->desc);
+	bp_leaf_work_init(&so->work, &so->desc);
+	so->bound = palloc(so->desc.width);
 	so->bound_keys = palloc(BP_KEYS_BUFSIZE);
-	so->itup = palloc0(so->slot.has_keys ? BLCKSZ : so->slot.itup_size);
+	so->itup = palloc0(so->desc.has_keys ? BLCKSZ : so->desc.itup_size);
 	so->killed = NULL;
 	so->killed_capacity = 0;
 	so->nkilled = 0;
@@ -202,7 +212,7 @@ static void
 kill_entries(IndexScanDesc scan)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
-	const BpSlotDesc *desc = &so->slot;
+	const BpSlotDesc *desc = &so->desc;
 	Buffer		buf;
 	Page		page;
 	BpLeaf		leaf;
@@ -334,13 +344,12 @@ copy_leaf_sorted(BpScanOpaque so, BpLeaf *leaf, bool dead_marks,
 {
 	int			n;
 
-	ensure_items(&so->pos, bp_leaf_count(leaf), so->slot.width);
+	ensure_items(&so->pos, bp_leaf_count(leaf), so->desc.width);
 	if (!so->point)
 		return bp_leaf_sorted(leaf, bp_below_range, bp_above_range,
 							  &so->keys, dead_marks, so->pos.items, &so->work);
 	n = bp_leaf_copy_range(leaf, &so->keys, dead_marks, so->pos.items, &so->work);
-	bpa_sort_slots(so->pos.items, n, so->slot.width, bp_compare_slots,
-				   (void *) so->keys.slot);
+	bp_sort_slots(so->keys.desc, so->pos.items, n);
 	return n;
 }
 
@@ -379,7 +388,7 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	BpScanPos  *pos = &so->pos;
-	uint16		width = so->slot.width;
+	uint16		width = so->desc.width;
 	Page		page = BufferGetPage(buf);
 	BpPageOpaque opaque = BpPageGetOpaque(page);
 	BpLeaf		leaf;
@@ -389,22 +398,22 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 	pos->lsn = BufferGetLSNAtomic(buf);
 	pos->flags = opaque->flags;
 	pos->rightlink = opaque->rightlink;
-	bp_leaf_open(&leaf, page, &so->slot);
+	bp_leaf_open(&leaf, page, &so->desc);
 	if (pos->key_cxt)
 		bp_leaf_rebuild_keys_in(&leaf, pos->key_cxt);
 	/* keys: the whole key area, or a point scan's few after the copy */
 	if (!so->point)
 		bp_leaf_copy_keys(&leaf, pos->keys);
-	bp_page_fence_into(&so->slot, page, leaf.keys, false, pos->lowkey);
-	bp_page_fence_into(&so->slot, page, leaf.keys, true, pos->highkey);
+	bp_page_fence_into(&so->desc, page, bp_leaf_keys_page(&leaf), false, pos->lowkey);
+	bp_page_fence_into(&so->desc, page, bp_leaf_keys_page(&leaf), true, pos->highkey);
 	pos->nitems = copy_leaf_sorted(so, &leaf, scan->ignore_killed_tuples, dir);
 	if (so->point && pos->keys)
 	{
-		bp_slots_detach_keys(&so->slot, pos->items, pos->nitems, page, pos->keys);
+		bp_slots_detach_keys(&so->desc, pos->items, pos->nitems, page, pos->keys);
 		if (pos->flags & BP_HAS_LOW)
-			bp_slots_detach_keys(&so->slot, pos->lowkey, 1, page, pos->keys);
+			bp_slots_detach_keys(&so->desc, pos->lowkey, 1, page, pos->keys);
 		if (pos->flags & BP_HAS_HIGH)
-			bp_slots_detach_keys(&so->slot, pos->highkey, 1, page, pos->keys);
+			bp_slots_detach_keys(&so->desc, pos->highkey, 1, page, pos->keys);
 	}
 	PredicateLockPage(scan->indexRelation, pos->blkno, scan->xs_snapshot);
 	if (scan_keeps_pin(scan))
@@ -421,9 +430,9 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 								   pos->nitems - pos->lo, width,
 								   bp_above_range, &so->keys, false);
 	if (from)
-		pos->lo = Min(pos->hi, Max(pos->lo, first_at_or_above(pos, &so->slot, from)));
+		pos->lo = Min(pos->hi, Max(pos->lo, first_at_or_above(pos, &so->desc, from)));
 	if (to)
-		pos->hi = Max(pos->lo, Min(pos->hi, first_at_or_above(pos, &so->slot, to)));
+		pos->hi = Max(pos->lo, Min(pos->hi, first_at_or_above(pos, &so->desc, to)));
 	pos->cur = ScanDirectionIsForward(dir) ? pos->lo - 1 : pos->hi;
 	pos->valid = true;
 }
@@ -562,12 +571,12 @@ load_adjacent_leaf(IndexScanDesc scan, ScanDirection dir, BlockNumber leaf,
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	Relation	index = scan->indexRelation;
-	BpSlotBound bound = {so->keys.slot, so->bound};
+	BpSlotBound bound = {so->keys.desc, so->bound};
 	Buffer		buf;
 
 	if (ScanDirectionIsForward(dir))
 	{
-		buf = read_next_leaf(index, &so->slot, rightlink, so->bound);
+		buf = read_next_leaf(index, &so->desc, rightlink, so->bound);
 		load_leaf(scan, buf, dir, so->bound, NULL);
 		return;
 	}
@@ -584,8 +593,8 @@ load_adjacent_leaf(IndexScanDesc scan, ScanDirection dir, BlockNumber leaf,
 		 * key came after the copy; go on from its new low key.
 		 */
 		if ((BpPageGetOpaque(page)->flags & BP_HAS_LOW) &&
-			bp_compare_slots(bp_page_fence(so->keys.slot, page, false, low),
-							 so->bound, (void *) so->keys.slot) >= 0)
+			bp_compare_slots(bp_page_fence(so->keys.desc, page, false, low),
+							 so->bound, (void *) so->keys.desc) >= 0)
 		{
 			UnlockReleaseBuffer(buf);
 			ereport(ERROR,
@@ -610,7 +619,7 @@ step_leaf(IndexScanDesc scan, ScanDirection dir)
 	if (!has_next_leaf(so, dir))
 		return false;
 	kill_entries(scan);
-	bp_slot_copy_keys(&so->slot, ScanDirectionIsForward(dir) ? pos->highkey :
+	bp_slot_copy_keys(&so->desc, ScanDirectionIsForward(dir) ? pos->highkey :
 					  pos->lowkey, so->bound, so->bound_keys, false);
 	load_adjacent_leaf(scan, dir, pos->blkno, pos->rightlink);
 	return true;
@@ -633,7 +642,7 @@ parallel_next_leaf(IndexScanDesc scan, ScanDirection dir)
 	if (!bp_parallel_seize(scan, &next, so->bound, so->bound_keys))
 		return false;
 	if (next.started)
-		bp_slot_resolve_offsets(&so->slot, so->bound, so->bound_keys);
+		bp_slot_resolve_offsets(&so->desc, so->bound, so->bound_keys);
 	elem = next.array_elem;
 	if (elem < 0)
 		elem = ScanDirectionIsForward(dir) ? 0 : so->keys.drive_nelems - 1;
@@ -649,7 +658,7 @@ parallel_next_leaf(IndexScanDesc scan, ScanDirection dir)
 	if (has_next_leaf(so, dir))
 		bp_parallel_release_after(scan, elem, pos->blkno, pos->rightlink,
 								  ScanDirectionIsForward(dir) ? pos->highkey : pos->lowkey,
-								  &so->slot);
+								  &so->desc);
 	else
 		bp_parallel_release_to_element(scan, following_element(&so->keys, elem, dir));
 	return true;
@@ -702,7 +711,7 @@ static IndexTuple
 form_entry_tuple(IndexScanDesc scan, const char *slot)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
-	const BpSlotDesc *desc = so->keys.slot;
+	const BpSlotDesc *desc = so->keys.desc;
 	MemoryContext old;
 	Datum		values[INDEX_MAX_KEYS];
 	bool		isnull[INDEX_MAX_KEYS];
@@ -749,7 +758,7 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 	BpScanPos  *pos = &so->pos;
 	bool		forward = ScanDirectionIsForward(dir);
 	int			step = forward ? 1 : -1;
-	uint16		width = so->slot.width;
+	uint16		width = so->desc.width;
 
 	if (so->keys.unsatisfiable)
 		return false;
@@ -847,9 +856,9 @@ leaf_inside_range(Page page, const BpScanKeys *keys)
 
 	return keys->exact &&
 		(flags & BP_HAS_LOW) &&
-		!bp_below_range(bp_page_fence(keys->slot, page, false, low), (void *) keys) &&
+		!bp_below_range(bp_page_fence(keys->desc, page, false, low), (void *) keys) &&
 		(flags & BP_HAS_HIGH) &&
-		!bp_above_range(bp_page_fence(keys->slot, page, true, high), (void *) keys);
+		!bp_above_range(bp_page_fence(keys->desc, page, true, high), (void *) keys);
 }
 
 /*
@@ -863,7 +872,7 @@ collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
 	BpLeaf		leaf;
 	int			n;
 
-	bp_leaf_open(&leaf, page, &so->slot);
+	bp_leaf_open(&leaf, page, &so->desc);
 	/* keys rebuilt whole serve this leaf's tests only */
 	if (so->pos.key_cxt)
 		bp_leaf_rebuild_keys_in(&leaf, so->pos.key_cxt);
@@ -910,10 +919,10 @@ collect_range(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
 		last = !(opaque->flags & BP_HAS_HIGH);
 		if (!last)
 		{
-			const char *fence = bp_page_fence(&so->slot, page, true, high);
+			const char *fence = bp_page_fence(&so->desc, page, true, high);
 
 			last = bp_above_range(fence, &so->keys);
-			bp_slot_copy_keys(&so->slot, fence, so->bound, so->bound_keys, false);
+			bp_slot_copy_keys(&so->desc, fence, so->bound, so->bound_keys, false);
 		}
 		UnlockReleaseBuffer(buf);
 
@@ -923,7 +932,7 @@ collect_range(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
 		if (last)
 			return total;
 		/* entries below the bound that a later leaf holds come twice: harmless */
-		buf = read_next_leaf(index, &so->slot, next, so->bound);
+		buf = read_next_leaf(index, &so->desc, next, so->bound);
 	}
 }
 
@@ -962,7 +971,7 @@ bp_markpos(IndexScanDesc scan)
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
 	kill_entries(scan);
-	copy_pos(&so->mark, &so->pos, &so->slot);
+	copy_pos(&so->mark, &so->pos, &so->desc);
 }
 
 /* Return to the remembered position. */
@@ -972,7 +981,7 @@ bp_restrpos(IndexScanDesc scan)
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
 	kill_entries(scan);
-	copy_pos(&so->pos, &so->mark, &so->slot);
+	copy_pos(&so->pos, &so->mark, &so->desc);
 	if (so->pos.valid && so->keys.drive_key >= 0)
 		bp_set_array_element(&so->keys, so->pos.array_elem);
 }

@@ -2,7 +2,6 @@
  *
  * bpvacuum.c
  *	  VACUUM support: remove the entries of dead heap tuples, report stats.
- *	  bp_remove_dead_entries also serves inserts that remove pruned entries.
  *
  * ambulkdelete walks the leaf level left to right, one leaf at a time
  * under a cleanup lock, and removes the entries whose heap TID the
@@ -29,7 +28,17 @@
 #include "storage/indexfsm.h"
 #include "utils/rel.h"
 
-#include "bpindex.h"
+#include "bpcompat.h"
+#include "bpdead.h"
+#include "bpformat.h"
+#include "bpleaf.h"
+#include "bppage.h"
+#include "bppagedel.h"
+#include "bpsearch.h"
+#include "bpslot.h"
+#include "bpstate.h"
+#include "bpvacuum.h"
+#include "bpxlog.h"
 
 /* Unchanged leaves a BP_XLOG_PINS record names, at most. */
 #define PINS_PER_RECORD 1024
@@ -58,35 +67,6 @@ tid_is_dead(ItemPointer tid, void *arg)
 }
 
 /*
- * Remove from the exclusively locked leaf in buf the entries (with
- * marked_only, the entries carrying a dead mark) whose heap TID the
- * callback reports dead, WAL-logged; returns how many it removed.
- */
-int
-bp_remove_dead_entries(Relation index, Buffer buf, bool marked_only,
-					   bool (*callback) (ItemPointer, void *), void *arg)
-{
-	BpIndexState *state = bp_get_state(index);
-	BpLeaf		leaf;
-	PGAlignedBlock copy;
-	int			n;
-
-	bp_leaf_open(&leaf, BufferGetPage(buf), &state->slot);
-	n = bp_leaf_collect_dead(&leaf, marked_only, callback, arg,
-							 state->work.stored);
-	if (n == 0)
-		return 0;
-	memcpy(copy.data, BufferGetPage(buf), BLCKSZ);
-	bp_leaf_open(&leaf, copy.data, &state->slot);
-	if (!bp_leaf_remove_stored(&leaf, state->work.stored, n))
-		elog(ERROR, "entry vanished from bpindex index \"%s\" while removing dead entries",
-			 RelationGetRelationName(index));
-	bp_install_page(index, buf, copy.data,
-					marked_only ? BP_XLOG_DEAD : BP_XLOG_VACUUM);
-	return n;
-}
-
-/*
  * Remove the dead entries of one leaf, locked for cleanup; returns its
  * entries left.
  */
@@ -98,7 +78,7 @@ remove_dead(Relation index, Buffer buf, DeadCallback *dead,
 
 	stats->tuples_removed += bp_remove_dead_entries(index, buf, false,
 													tid_is_dead, dead);
-	bp_leaf_open(&leaf, BufferGetPage(buf), &bp_get_state(index)->slot);
+	bp_leaf_open(&leaf, BufferGetPage(buf), &bp_get_state(index)->desc);
 	stats->num_index_tuples += bp_leaf_count(&leaf);
 	return bp_leaf_count(&leaf);
 }
@@ -185,7 +165,7 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 static double
 count_entries(Relation index)
 {
-	BpSlotDesc	desc = bp_get_state(index)->slot;
+	BpSlotDesc	desc = bp_get_state(index)->desc;
 	double		total = 0;
 	Buffer		buf = bp_descend(index, leftmost, NULL, BUFFER_LOCK_SHARE);
 
@@ -221,7 +201,7 @@ static void
 recycle_pages(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 {
 	Relation	index = info->index;
-	uint16		width = bp_get_state(index)->slot.width;
+	uint16		width = bp_get_state(index)->desc.width;
 	BlockNumber nblocks = RelationGetNumberOfBlocks(index);
 
 	stats->pages_deleted = 0;

@@ -23,7 +23,7 @@
 #include "utils/regproc.h"
 #include "utils/syscache.h"
 
-#include "bpindex.h"
+#include "bpvalidate.h"
 
 /* Report one problem of an operator class and return false. */
 static bool

@@ -48,7 +48,8 @@
 #include "storage/standby.h"
 #include "utils/rel.h"
 
-#include "bpindex.h"
+#include "bpcompat.h"
+#include "bpxlog.h"
 
 /* Equal words between two differing runs that still merge them. */
 #define MERGE_GAP_WORDS 2

@@ -1,4 +1,4 @@
--- Shared by 13_hypo and 13_hypopg (included, not a test of its own):
+-- Shared by 13_hypo and 33_hypopg (included, not a test of its own):
 -- hypo_explain() and the table t_hypo.  The including test drops both.
 -- EXPLAIN (COSTS OFF) with the OIDs in hypothetical index names masked
 CREATE FUNCTION hypo_explain(query text) RETURNS SETOF text

@@ -1,5 +1,5 @@
 --
--- 13_hypopg: hypothetical bpindex indexes beside HypoPG's hypothetical
+-- 33_hypopg: hypothetical bpindex indexes beside HypoPG's hypothetical
 -- btree indexes, in the same plans.  Needs the hypopg extension, so it runs
 -- only where the server has it (see the Makefile).
 --

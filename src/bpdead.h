@@ -1,0 +1,19 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpdead.h
+ *	  Removing the entries of dead heap tuples from a leaf.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BPDEAD_H
+#define BPDEAD_H
+
+#include "storage/bufmgr.h"
+#include "storage/itemptr.h"
+#include "utils/relcache.h"
+
+extern int	bp_remove_dead_entries(Relation index, Buffer buf, bool marked_only,
+								   bool (*callback) (ItemPointer, void *),
+								   void *arg);
+
+#endif							/* BPDEAD_H */

@@ -1,0 +1,86 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpscan.h
+ *	  Index scans: amgettuple, amgetbitmap and their state.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BPSCAN_H
+#define BPSCAN_H
+
+#include "access/genam.h"
+#include "access/itup.h"
+#include "access/sdir.h"
+#include "nodes/tidbitmap.h"
+#include "utils/palloc.h"
+
+#include "bpleaf.h"
+#include "bpscankey.h"
+#include "bpslot.h"
+
+/* A leaf as copied by a scan: its entries in ascending order. */
+typedef struct BpScanPos
+{
+	BlockNumber blkno;			/* leaf the entries came from */
+	Buffer		buf;			/* its pin, while the scan keeps one, else
+								 * InvalidBuffer */
+	XLogRecPtr	lsn;			/* its LSN when it was copied */
+	BlockNumber rightlink;
+	uint16		flags;			/* the leaf's BP_HAS_LOW / BP_HAS_HIGH */
+	int			nitems;
+	int			capacity;		/* slots items has room for */
+	int			lo;				/* items [lo, hi) are not outside the range */
+	int			hi;
+	int			cur;			/* item last returned; lo - 1 or hi at ends */
+	char	   *items;			/* nitems slots */
+	char	   *lowkey;			/* one slot */
+	char	   *highkey;		/* one slot */
+	char	   *keys;			/* keyed index: BLCKSZ bytes, a copy of the
+								 * leaf, where the slots' keys point */
+	MemoryContext key_cxt;		/* keyed index: where the slots' keys point
+								 * that their leaf stored stripped */
+	int			array_elem;		/* element of the driving array whose
+								 * primitive scan the entries belong to */
+	bool		valid;
+} BpScanPos;
+
+/* Scan state. */
+typedef struct BpScanOpaqueData
+{
+	/*
+	 * Copies of what the relcache entry holds: the BpIndexState in
+	 * rd_amcache is freed by a relcache invalidation of the index (a
+	 * concurrent VACUUM or ANALYZE updating its statistics), which the
+	 * backend may process between two calls of the scan, e.g. between two
+	 * FETCHes from a cursor.
+	 */
+	BpSlotDesc	desc;
+	BpScanKeys	keys;			/* keys.desc points to slot */
+	BpScanPos	pos;
+	BpScanPos	mark;
+	BpLeafWork	work;
+	char	   *bound;			/* one slot: a leaf's fence while stepping */
+	char	   *bound_keys;		/* its keys, BP_KEYS_BUFSIZE bytes */
+	bool		point;			/* equality on the first column: copy only
+								 * the range of each leaf, then sort it */
+	IndexTuple	itup;			/* itup_size bytes, or BLCKSZ with keys, for
+								 * index-only scans */
+	int		   *killed;			/* items of pos whose heap tuples are dead */
+	int			nkilled;
+	int			killed_capacity;
+	MemoryContext tuple_cxt;	/* index tuples with NULLs */
+	MemoryContext keys_cxt;		/* array elements, reset by each rescan */
+} BpScanOpaqueData;
+
+typedef BpScanOpaqueData *BpScanOpaque;
+
+extern IndexScanDesc bp_beginscan(Relation index, int nkeys, int norderbys);
+extern void bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+					  ScanKey orderbys, int norderbys);
+extern bool bp_gettuple(IndexScanDesc scan, ScanDirection dir);
+extern int64 bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
+extern void bp_endscan(IndexScanDesc scan);
+extern void bp_markpos(IndexScanDesc scan);
+extern void bp_restrpos(IndexScanDesc scan);
+
+#endif							/* BPSCAN_H */

@@ -1,0 +1,634 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpscankey.c
+ *	  Scan key preparation and the range predicates they define.
+ *
+ * A scan's keys define a range of the index order.  bp_below_range and
+ * bp_above_range are monotone predicates over slots (true for a prefix,
+ * respectively a suffix, of the sorted order) that bound it, in the way
+ * nbtree's "required" keys do: they look at each key column in turn as
+ * long as the previous columns are pinned by = or IS NULL keys.  The
+ * descent, the leaf-to-leaf walk and the BPA's block selection all use
+ * them.  Every entry inside the bounds is still tested against all keys.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/nbtree.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/sortsupport.h"
+
+#include "bpscankey.h"
+#include "bpslot.h"
+
+/* Context of compare_elements: the elements' comparison. */
+typedef struct ElementOrder
+{
+	FmgrInfo	cmp;
+	Oid			collation;
+} ElementOrder;
+
+/* Does key pin its column to a single value (= or IS NULL)? */
+static inline bool
+key_is_equality(const BpScanKey *key)
+{
+	return key->strategy == BTEqualStrategyNumber ||
+		(key->flags & SK_SEARCHNULL) != 0;
+}
+
+/*
+ * The support function 1 of (lefttype, righttype) in the operator family
+ * of index column att, or an error naming the index.
+ */
+static Oid
+comparison_proc(Relation index, int att, Oid lefttype, Oid righttype)
+{
+	Oid			proc = get_opfamily_proc(index->rd_opfamily[att], lefttype,
+										 righttype, 1);
+
+	if (!OidIsValid(proc))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("missing support function 1(%s,%s) in operator family of index \"%s\"",
+						format_type_be(lefttype), format_type_be(righttype),
+						RelationGetRelationName(index))));
+	return proc;
+}
+
+/*
+ * Look up the comparison function between the index column's type and
+ * the key's argument type in the column's operator family.
+ */
+static void
+lookup_key_comparison(Relation index, int att, Oid subtype, FmgrInfo *cmp)
+{
+	Oid			opcintype = index->rd_opcintype[att];
+
+	if (!OidIsValid(subtype) || subtype == opcintype)
+	{
+		fmgr_info_copy(cmp, index_getprocinfo(index, att + 1, 1),
+					   CurrentMemoryContext);
+		return;
+	}
+	fmgr_info(comparison_proc(index, att, opcintype, subtype), cmp);
+}
+
+/*
+ * What a value key's strategy means, once: comparing a column value with
+ * the argument, a result below below_limit puts the value below the key's
+ * range, one above above_limit above it.
+ */
+static void
+set_range_limits(BpScanKey *key)
+{
+	key->below_limit = INT_MIN;
+	key->above_limit = INT_MAX;
+	switch (key->strategy)
+	{
+		case BTLessStrategyNumber:
+			key->above_limit = -1;
+			break;
+		case BTLessEqualStrategyNumber:
+			key->above_limit = 0;
+			break;
+		case BTEqualStrategyNumber:
+			key->below_limit = 0;
+			key->above_limit = 0;
+			break;
+		case BTGreaterEqualStrategyNumber:
+			key->below_limit = 0;
+			break;
+		case BTGreaterStrategyNumber:
+			key->below_limit = 1;
+			break;
+		default:
+			elog(ERROR, "unrecognized bpindex strategy number %d", key->strategy);
+	}
+}
+
+/* qsort_arg comparator of array elements. */
+static int
+compare_elements(const void *a, const void *b, void *arg)
+{
+	ElementOrder *order = (ElementOrder *) arg;
+
+	return DatumGetInt32(FunctionCall2Coll(&order->cmp, order->collation,
+										   *(const Datum *) a,
+										   *(const Datum *) b));
+}
+
+/*
+ * The sorted distinct non-NULL elements of an array key's argument, in
+ * *elems; returns their count.  They are compared with the element type's
+ * comparison in the column's operator family.
+ */
+static int
+sorted_array_elements(Relation index, const ScanKey sk, Datum **elems)
+{
+	ArrayType  *array = DatumGetArrayTypeP(sk->sk_argument);
+	Oid			elemtype = ARR_ELEMTYPE(array);
+	int			att = sk->sk_attno - 1;
+	ElementOrder order;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	bool	   *nulls;
+	Datum	   *values;
+	int			n;
+	int			kept = 0;
+
+	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
+	deconstruct_array(array, elemtype, elmlen, elmbyval, elmalign,
+					  &values, &nulls, &n);
+	for (int i = 0; i < n; i++)
+		if (!nulls[i])
+			values[kept++] = values[i];	/* "col = NULL" matches nothing */
+	fmgr_info(comparison_proc(index, att, elemtype, elemtype), &order.cmp);
+	order.collation = sk->sk_collation;
+	qsort_arg(values, kept, sizeof(Datum), compare_elements, &order);
+	n = 0;
+	for (int i = 0; i < kept; i++)
+		if (n == 0 || compare_elements(&values[n - 1], &values[i], &order) != 0)
+			values[n++] = values[i];
+	*elems = values;
+	return n;
+}
+
+/* Is sk an = ANY(array) key? */
+static inline bool
+is_equality_array(const ScanKey sk)
+{
+	return (sk->sk_flags & SK_SEARCHARRAY) &&
+		sk->sk_strategy == BTEqualStrategyNumber;
+}
+
+/*
+ * Which = ANY(array) key drives primitive scans: the first, by column, of
+ * those whose earlier columns all have a plain = or IS NULL key (one
+ * primitive scan per element then returns entries in index order).
+ * Returns its position in scankey, or -1.
+ */
+static int
+choose_driving_array(const ScanKey scankey, int nkeys)
+{
+	int			best = -1;
+
+	for (int i = 0; i < nkeys; i++)
+	{
+		int			att = scankey[i].sk_attno;
+		bool		pinned = true;
+
+		if (!is_equality_array(&scankey[i]) ||
+			(best >= 0 && scankey[best].sk_attno <= att))
+			continue;
+		for (int before = 1; before < att && pinned; before++)
+		{
+			pinned = false;
+			for (int j = 0; j < nkeys; j++)
+				if (scankey[j].sk_attno == before && !(scankey[j].sk_flags & SK_SEARCHARRAY) &&
+					((scankey[j].sk_flags & SK_SEARCHNULL) ||
+					 (!(scankey[j].sk_flags & (SK_SEARCHNOTNULL | SK_ISNULL)) &&
+					  scankey[j].sk_strategy == BTEqualStrategyNumber)))
+					pinned = true;
+		}
+		if (pinned)
+			best = i;
+	}
+	return best;
+}
+
+/*
+ * Count in the key just written after out's keys, moving it before those
+ * of later columns (the keys stay ordered by column, stably); returns it.
+ */
+static BpScanKey *
+place_new_key(BpScanKeys *out)
+{
+	int			pos = out->nkeys;
+	BpScanKey	key = out->keys[pos];
+
+	for (; pos > 0 && out->keys[pos - 1].attno > key.attno; pos--)
+		out->keys[pos] = out->keys[pos - 1];
+	out->keys[pos] = key;
+	out->nkeys++;
+	return &out->keys[pos];
+}
+
+/*
+ * The key prefix of a key's argument, which has the type of its key
+ * column, so that entries whose prefixes differ from it compare without
+ * the comparison function where the order is bytewise, and equal keys are
+ * found by their bytes where equality is (point_bytes).
+ */
+static void
+set_argument_prefix(const BpSlotDesc *desc, BpScanKey *key)
+{
+	const char *value = (const char *) PG_DETOAST_DATUM_PACKED(key->argument);
+
+	bp_key_prefix(desc, key->attno, key->prefix, value);
+	key->argument = PointerGetDatum(value);
+}
+
+/* Add a value key (strategy, argument) on sk's column to out. */
+static BpScanKey *
+add_value_key(Relation index, const ScanKey sk, StrategyNumber strategy,
+			  Datum argument, BpScanKeys *out)
+{
+	BpScanKey  *key = &out->keys[out->nkeys];
+
+	key->attno = sk->sk_attno - 1;
+	key->flags = 0;
+	key->strategy = strategy;
+	key->argument = argument;
+	key->collation = sk->sk_collation;
+	key->drives_array = false;
+	set_range_limits(key);
+	lookup_key_comparison(index, key->attno, sk->sk_subtype, &key->cmp);
+	key->kind = BP_CMP_FMGR;
+	key->has_prefix = false;
+	key->order = NULL;
+	if (out->desc->key_order[key->attno] != NULL &&
+		key->cmp.fn_oid == out->desc->cmp_proc[key->attno]->fn_oid &&
+		key->collation == out->desc->collation[key->attno])
+		key->order = out->desc->key_order[key->attno];
+	if (!OidIsValid(sk->sk_subtype) ||
+		sk->sk_subtype == index->rd_opcintype[key->attno])
+	{
+		key->kind = out->desc->cmp_kind[key->attno];
+		key->has_prefix = out->desc->att_len[key->attno] == -1;
+	}
+	if (key->has_prefix)
+		set_argument_prefix(out->desc, key);
+	return place_new_key(out);
+}
+
+/* Add an IS NULL / IS NOT NULL key on sk's column to out. */
+static void
+add_null_key(const ScanKey sk, BpScanKeys *out)
+{
+	BpScanKey  *key = &out->keys[out->nkeys];
+
+	key->attno = sk->sk_attno - 1;
+	key->flags = sk->sk_flags & (SK_SEARCHNULL | SK_SEARCHNOTNULL);
+	key->strategy = InvalidStrategy;
+	key->kind = BP_CMP_FMGR;
+	key->order = NULL;
+	key->has_prefix = false;
+	key->drives_array = false;
+	place_new_key(out);
+}
+
+/*
+ * An array key: = ANY that drives the scan becomes an = key on the current
+ * element; another = ANY becomes a range [first, last] and a filter;
+ * < ANY, <= ANY keep the last element, > ANY, >= ANY the first.
+ */
+static void
+add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
+{
+	Datum	   *elems;
+	int			n = sorted_array_elements(index, sk, &elems);
+	const BpScanKey *first;
+	BpScanFilter *filter;
+
+	if (n == 0)
+	{
+		out->unsatisfiable = true;
+		return;
+	}
+	switch (sk->sk_strategy)
+	{
+		case BTLessStrategyNumber:
+		case BTLessEqualStrategyNumber:
+			add_value_key(index, sk, sk->sk_strategy, elems[n - 1], out);
+			return;
+		case BTGreaterStrategyNumber:
+		case BTGreaterEqualStrategyNumber:
+			add_value_key(index, sk, sk->sk_strategy, elems[0], out);
+			return;
+	}
+	if (drives)
+	{
+		/* the elements in index order: descending on a DESC column */
+		if (out->desc->reverse[sk->sk_attno - 1])
+			for (int i = 0; i < n / 2; i++)
+			{
+				Datum		swap = elems[i];
+
+				elems[i] = elems[n - 1 - i];
+				elems[n - 1 - i] = swap;
+			}
+		add_value_key(index, sk, BTEqualStrategyNumber, elems[0], out)->drives_array = true;
+		out->drive_elems = elems;
+		out->drive_nelems = n;
+		return;
+	}
+	/* the filter compares as the range key does */
+	first = add_value_key(index, sk, BTGreaterEqualStrategyNumber, elems[0], out);
+	filter = &out->filters[out->nfilters++];
+	filter->attno = first->attno;
+	filter->collation = first->collation;
+	filter->cmp = first->cmp;
+	filter->order = first->order;
+	/* elements compare through the function: they have no prefixes */
+	filter->kind = first->kind == BP_CMP_PREFIX ? BP_CMP_FMGR : first->kind;
+	add_value_key(index, sk, BTLessEqualStrategyNumber, elems[n - 1], out);
+	filter->elems = elems;
+	filter->nelems = n;
+}
+
+/*
+ * Turn the executor's scan keys into BpScanKeys ordered by column.
+ * out->keys must have room for 2 * nkeys entries and out->filters for
+ * nkeys, out->desc is the scan's copy of the index's slot descriptor.
+ * Array elements are allocated in the current memory context.
+ */
+void
+bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
+{
+	int			pinned_through = -1;
+	int			driving = choose_driving_array(scankey, nkeys);
+
+	out->unsatisfiable = false;
+	out->nkeys = 0;
+	out->nfilters = 0;
+	out->drive_key = -1;
+	out->drive_elems = NULL;
+	out->drive_nelems = 0;
+	for (int i = 0; i < nkeys && !out->unsatisfiable; i++)
+	{
+		ScanKey		sk = &scankey[i];
+
+		if (sk->sk_flags & (SK_SEARCHNULL | SK_SEARCHNOTNULL))
+			add_null_key(sk, out);
+		else if (sk->sk_flags & SK_ISNULL)
+			out->unsatisfiable = true;	/* "col op NULL" is never true */
+		else if (sk->sk_flags & SK_SEARCHARRAY)
+			add_array_key(index, sk, i == driving, out);
+		else
+			add_value_key(index, sk, sk->sk_strategy, sk->sk_argument, out);
+	}
+	for (int i = 0; i < out->nkeys; i++)
+		if (out->keys[i].drives_array)
+			out->drive_key = i;
+
+	out->first_column_inline = out->nkeys > 0 &&
+		!out->desc->reverse[0] && !out->desc->nulls_first[0];
+	for (int i = 0; i < out->nkeys; i++)
+		if (out->keys[i].attno != 0 || out->keys[i].flags != 0 ||
+			out->keys[i].kind == BP_CMP_FMGR || out->keys[i].kind == BP_CMP_PREFIX)
+			out->first_column_inline = false;
+
+	out->point_bytes = out->nkeys == 1 && out->nfilters == 0 &&
+		out->keys[0].attno == 0 && out->keys[0].flags == 0 &&
+		out->keys[0].strategy == BTEqualStrategyNumber &&
+		out->keys[0].has_prefix && out->desc->equal_bytes[0];
+	out->first_column_prefix = out->nkeys > 0 &&
+		!out->desc->reverse[0] && !out->desc->nulls_first[0];
+	for (int i = 0; i < out->nkeys; i++)
+		if (out->keys[i].attno != 0 || out->keys[i].flags != 0 ||
+			out->keys[i].kind != BP_CMP_PREFIX)
+			out->first_column_prefix = false;
+
+	/* exact: every keyed column follows columns pinned by equality keys */
+	out->exact = out->nfilters == 0;
+	for (int i = 0; i < out->nkeys; i++)
+	{
+		if (out->keys[i].attno > pinned_through + 1)
+			out->exact = false;
+		if (key_is_equality(&out->keys[i]) &&
+			out->keys[i].attno == pinned_through + 1)
+			pinned_through = out->keys[i].attno;
+	}
+}
+
+/* Make the driving array key of keys take element elem of its array. */
+void
+bp_set_array_element(BpScanKeys *keys, int elem)
+{
+	BpScanKey  *key = &keys->keys[keys->drive_key];
+
+	Assert(keys->drive_key >= 0 && elem >= 0 && elem < keys->drive_nelems);
+	key->argument = keys->drive_elems[elem];
+	if (key->has_prefix)
+		set_argument_prefix(keys->desc, key);
+}
+
+/*
+ * Compare column att of slot (not NULL) with argument, inline or through
+ * the key's comparison function.
+ */
+static inline int32
+compare_column(BpCompareKind kind, const FmgrInfo *cmp, SortSupport order,
+			   Oid collation, const BpSlotDesc *desc, const char *slot, int att,
+			   Datum argument, const char *prefix)
+{
+	if (kind == BP_CMP_PREFIX)
+	{
+		int			c = bp_compare_prefixes(slot + desc->att_offset[att], prefix);
+
+		if (c != 0)
+			return c;
+	}
+	else if (kind != BP_CMP_FMGR)
+		return bp_compare_inline(kind, slot + desc->att_offset[att], argument,
+								 desc->att_len[att]);
+	if (order != NULL)
+		return order->comparator(bp_slot_datum(desc, slot, att), argument, order);
+	return DatumGetInt32(FunctionCall2Coll((FmgrInfo *) cmp, collation,
+										   bp_slot_datum(desc, slot, att),
+										   argument));
+}
+
+/* Does column filter->attno of slot hold one of the filter's elements? */
+static bool
+filter_matches(const BpScanFilter *filter, const BpSlotDesc *desc,
+			   const char *slot)
+{
+	/* filters never compare prefixes (their kind is not BP_CMP_PREFIX) */
+	static const char no_prefix[BP_KEY_PREFIX_SIZE] = {0};
+
+	int			lo = 0;
+	int			hi = filter->nelems;
+
+	if (bp_slot_isnull(desc, slot, filter->attno))
+		return false;
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		int32		c = compare_column(filter->kind, &filter->cmp, filter->order,
+									   filter->collation, desc, slot,
+									   filter->attno, filter->elems[mid],
+									   no_prefix);
+
+		if (c == 0)
+			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+/*
+ * Test one key against the corresponding column of slot: a match, or the
+ * side of the key's range on which the slot lies in index order.
+ */
+static BpKeyResult
+test_key(const BpScanKey *key, const BpSlotDesc *desc, const char *slot)
+{
+	int			att = key->attno;
+	bool		isnull = bp_slot_isnull(desc, slot, att);
+	BpKeyResult null_side = desc->nulls_first[att] ? BP_KEY_BELOW : BP_KEY_ABOVE;
+	BpKeyResult value_side = desc->nulls_first[att] ? BP_KEY_ABOVE : BP_KEY_BELOW;
+	int32		c;
+
+	if (key->flags & SK_SEARCHNULL)
+		return isnull ? BP_KEY_MATCH : value_side;
+	if (key->flags & SK_SEARCHNOTNULL)
+		return isnull ? null_side : BP_KEY_MATCH;
+	if (isnull)
+		return null_side;
+
+	c = compare_column(key->kind, &key->cmp, key->order, key->collation, desc, slot,
+					   att, key->argument, key->prefix);
+	if (c >= key->below_limit && c <= key->above_limit)
+		return BP_KEY_MATCH;
+	/* below the key's values, which is above them on a DESC column */
+	return (c < key->below_limit) != desc->reverse[att] ? BP_KEY_BELOW : BP_KEY_ABOVE;
+}
+
+/* Test every key; the first failure tells on which side the entry lies. */
+BpKeyResult
+bp_test_keys(const BpScanKeys *keys, const char *slot)
+{
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		BpKeyResult result = test_key(&keys->keys[i], keys->desc, slot);
+
+		if (result != BP_KEY_MATCH)
+			return result;
+	}
+	for (int i = 0; i < keys->nfilters; i++)
+		if (!filter_matches(&keys->filters[i], keys->desc, slot))
+			return BP_KEY_BELOW;	/* between two elements: no side */
+	return BP_KEY_MATCH;
+}
+
+/*
+ * Is slot outside the range on the given side?  Walks the key columns in
+ * order; a column is looked at only while all earlier columns are pinned
+ * by equality keys that the slot satisfies.
+ */
+static bool
+outside_range(const BpScanKeys *keys, const char *slot, BpKeyResult side)
+{
+	int			i = 0;
+
+	for (int att = 0; i < keys->nkeys && keys->keys[i].attno == att; att++)
+	{
+		bool		pinned = false;
+		bool		all_equal = true;
+
+		for (; i < keys->nkeys && keys->keys[i].attno == att; i++)
+		{
+			const BpScanKey *key = &keys->keys[i];
+			BpKeyResult result = test_key(key, keys->desc, slot);
+
+			if (result == side)
+				return true;
+			if (key_is_equality(key))
+			{
+				pinned = true;
+				if (result != BP_KEY_MATCH)
+					all_equal = false;
+			}
+		}
+		if (!pinned || !all_equal)
+			return false;
+	}
+	return false;
+}
+
+/*
+ * outside_range for keys with first_column_inline: is slot below the range
+ * (below) or above it (!below)?  One inline comparison per key.
+ */
+static inline bool
+outside_first_column(const BpScanKeys *keys, const char *slot, bool below)
+{
+	const BpSlotDesc *desc = keys->desc;
+	const char *value = slot + desc->att_offset[0];
+
+	if (bp_slot_isnull(desc, slot, 0))
+		return !below;			/* NULLs sort after every value */
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		const BpScanKey *key = &keys->keys[i];
+		int			c = bp_compare_inline(key->kind, value, key->argument,
+										  desc->att_len[0]);
+
+		if (below ? c < key->below_limit : c > key->above_limit)
+			return true;
+	}
+	return false;
+}
+
+/* Does slot sort before every entry the keys can match? */
+bool
+bp_below_range(const void *slot, void *arg)
+{
+	const BpScanKeys *keys = (const BpScanKeys *) arg;
+
+	if (keys->first_column_inline)
+		return outside_first_column(keys, slot, true);
+	return outside_range(keys, slot, BP_KEY_BELOW);
+}
+
+/* Does slot sort after every entry the keys can match? */
+bool
+bp_above_range(const void *slot, void *arg)
+{
+	const BpScanKeys *keys = (const BpScanKeys *) arg;
+
+	if (keys->first_column_inline)
+		return outside_first_column(keys, slot, false);
+	return outside_range(keys, slot, BP_KEY_ABOVE);
+}
+
+/*
+ * For keys with first_column_prefix: the side of the range on which the
+ * prefix of slot's first column (a slot stored in a page will do: its
+ * prefix is its own) puts it, or BP_KEY_MATCH when the prefixes alone do
+ * not tell (equal to a key's, or a NULL).
+ */
+BpKeyResult
+bp_prefix_side(const BpScanKeys *keys, const char *slot)
+{
+	const char *prefix = slot + keys->desc->att_offset[0];
+
+	if (bp_slot_isnull(keys->desc, slot, 0))
+		return BP_KEY_MATCH;
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		int			c = bp_compare_prefixes(prefix, keys->keys[i].prefix);
+		BpKeyResult side = c == 0 ? BP_KEY_MATCH : bp_key_side(&keys->keys[i], c);
+
+		if (side != BP_KEY_MATCH)
+			return side;
+	}
+	return BP_KEY_MATCH;
+}
+
+/* Negation of bp_above_range, to steer a descent to the range's end. */
+bool
+bp_not_above_range(const void *slot, void *keys)
+{
+	return !bp_above_range(slot, keys);
+}

@@ -1,0 +1,139 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpscankey.h
+ *	  Preprocessed scan keys and the range predicates they define.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BPSCANKEY_H
+#define BPSCANKEY_H
+
+#include "access/skey.h"
+#include "fmgr.h"
+#include "utils/relcache.h"
+
+#include "bpslot.h"
+
+/* Outcome of testing one index entry against the scan keys. */
+typedef enum BpKeyResult
+{
+	BP_KEY_MATCH,
+	BP_KEY_BELOW,				/* entry sorts before the range of a key */
+	BP_KEY_ABOVE				/* entry sorts after the range of a key */
+} BpKeyResult;
+
+/* One preprocessed scan key. */
+typedef struct BpScanKey
+{
+	int			attno;			/* 0-based index column */
+	StrategyNumber strategy;	/* btree strategy, 0 for NULL tests */
+	int			flags;			/* SK_SEARCHNULL, SK_SEARCHNOTNULL */
+	Datum		argument;
+	Oid			collation;
+	FmgrInfo	cmp;			/* (index type, argument type) comparison */
+	struct SortSupportData *order;	/* the column's key_order, when cmp is
+									 * its support function 1 */
+	BpCompareKind kind;			/* inline comparison, if argument has the
+								 * column's type */
+	bool		has_prefix;		/* argument is a key of the column's type */
+	char		prefix[BP_KEY_PREFIX_SIZE];	/* ... its key prefix */
+	int			below_limit;	/* value keys: a value whose comparison
+								 * with argument is below this sorts
+								 * before the key's range */
+	int			above_limit;	/* ... above this, after it */
+	bool		drives_array;	/* takes each element of the scan's driving
+								 * array in turn (BpScanKeys.drive_elems) */
+} BpScanKey;
+
+/*
+ * The side of key's range that an entry lies on whose order against the
+ * key's argument is told by c (< 0, 0, > 0): outside the range when c
+ * passes one of the key's limits, else BP_KEY_MATCH.
+ */
+static inline BpKeyResult
+bp_key_side(const BpScanKey *key, int c)
+{
+	if (c < key->below_limit)
+		return BP_KEY_BELOW;
+	if (c > key->above_limit)
+		return BP_KEY_ABOVE;
+	return BP_KEY_MATCH;
+}
+
+/*
+ * An = ANY(array) key that does not drive the scan: the array's sorted
+ * distinct elements, tested by binary search on each entry.  Range keys
+ * >= its first and <= its last element bound the scan.
+ */
+typedef struct BpScanFilter
+{
+	int			attno;			/* 0-based index column */
+	Oid			collation;
+	FmgrInfo	cmp;			/* (index type, element type) comparison */
+	struct SortSupportData *order;	/* as BpScanKey's */
+	BpCompareKind kind;			/* inline comparison, if the element type is
+								 * the column's */
+	Datum	   *elems;
+	int			nelems;
+} BpScanFilter;
+
+/* The scan keys of a scan, ordered by column. */
+typedef struct BpScanKeys
+{
+	int			nkeys;
+	bool		unsatisfiable;	/* a key can never match (NULL argument) */
+	bool		exact;			/* the range predicates decide every key */
+	bool		point_bytes;	/* one key, = on the first column, whose
+								 * equal keys have equal bytes */
+	bool		first_column_prefix;	/* every key is a value key on the
+										 * first column, ASC NULLS LAST, of
+										 * kind BP_CMP_PREFIX */
+	bool		first_column_inline;	/* every key is a value key on the
+										 * first column with an inline
+										 * comparison */
+	BpScanKey  *keys;			/* room for twice the executor's keys */
+	int			nfilters;
+	BpScanFilter *filters;		/* room for the executor's keys */
+
+	/*
+	 * The = ANY(array) key whose sorted distinct elements split the scan
+	 * into one primitive scan per element, in index order: an array on a
+	 * column that every earlier column's = key pins.  drive_key < 0: none.
+	 */
+	int			drive_key;
+	Datum	   *drive_elems;
+	int			drive_nelems;
+	const BpSlotDesc *desc;
+} BpScanKeys;
+
+/* For keys with first_column_inline: is slot inside the range? */
+static inline bool
+bp_inside_first_column(const BpScanKeys *keys, const char *slot)
+{
+	const BpSlotDesc *desc = keys->desc;
+	const char *value = slot + desc->att_offset[0];
+
+	if (bp_slot_isnull(desc, slot, 0))
+		return false;
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		const BpScanKey *key = &keys->keys[i];
+		int			c = bp_compare_inline(key->kind, value, key->argument,
+										  desc->att_len[0]);
+
+		if (c < key->below_limit || c > key->above_limit)
+			return false;
+	}
+	return true;
+}
+
+extern void bp_prepare_keys(Relation index, ScanKey scankey, int nkeys,
+							BpScanKeys *out);
+extern BpKeyResult bp_test_keys(const BpScanKeys *keys, const char *slot);
+extern void bp_set_array_element(BpScanKeys *keys, int elem);
+extern bool bp_below_range(const void *slot, void *keys);
+extern bool bp_above_range(const void *slot, void *keys);
+extern bool bp_not_above_range(const void *slot, void *keys);
+extern BpKeyResult bp_prefix_side(const BpScanKeys *keys, const char *slot);
+
+#endif							/* BPSCANKEY_H */

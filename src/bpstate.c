@@ -1,0 +1,292 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpstate.c
+ *	  An open index as the phases see it: its per-backend state in the
+ *	  relcache, its checked buffers and metapage, and the checks of its
+ *	  definition.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/amvalidate.h"
+#include "access/genam.h"
+#include "access/tupmacs.h"
+#include "catalog/pg_type.h"
+#include "catalog/index.h"
+#include "commands/defrem.h"
+#include "mb/pg_wchar.h"
+#include "storage/indexfsm.h"
+#include "storage/lmgr.h"
+#include <math.h>
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/sortsupport.h"
+
+#include "bpformat.h"
+#include "bpgeometry.h"
+#include "bpinternal.h"
+#include "bpleaf.h"
+#include "bpoptions.h"
+#include "bppage.h"
+#include "bpslot.h"
+#include "bpstate.h"
+
+/* Verify the special space, kind and structure of a page. */
+void
+bp_check_page(Relation index, Buffer buf, Page page)
+{
+	BlockNumber blkno = BufferGetBlockNumber(buf);
+	BpPageOpaque opaque;
+	uint16		kind;
+
+	if (PageIsNew(page))
+		bp_report_corrupted(index, blkno, "The page is uninitialized.");
+	if (PageGetSpecialSize(page) != BP_OPAQUE_SIZE)
+		bp_report_corrupted(index, blkno, "The special space has the wrong size.");
+	opaque = BpPageGetOpaque(page);
+	if (opaque->page_id != BP_PAGE_ID)
+		bp_report_corrupted(index, blkno, "The page identifier is wrong.");
+	kind = opaque->flags & BP_KIND_MASK;
+	if (kind != BP_META && kind != BP_LEAF && kind != BP_INTERNAL)
+		bp_report_corrupted(index, blkno, "The page kind is invalid.");
+	if ((kind == BP_META) != (blkno == BP_METAPAGE_BLKNO))
+		bp_report_corrupted(index, blkno, "The metapage is misplaced.");
+	if (opaque->flags & BP_DELETED)
+	{
+		/* a deleted page keeps only its fences, right-link and xid */
+		if (kind == BP_META || (kind == BP_LEAF) != (opaque->level == 0) ||
+			(opaque->flags & BP_INCOMPLETE_SPLIT) ||
+			!(opaque->flags & BP_HAS_HIGH))
+			bp_report_corrupted(index, blkno, "The deleted page is invalid.");
+	}
+	else if (kind == BP_LEAF)
+	{
+		const char *problem = bp_leaf_check_shape(page, &bp_get_state(index)->desc);
+
+		if (problem != NULL)
+			bp_report_corrupted(index, blkno, problem);
+	}
+	else if (kind == BP_INTERNAL)
+	{
+		BpIndexState *state = bp_get_state(index);
+		BpInternalHeader *header = bp_internal_header(page, state->desc.width);
+
+		if (header->capacity != state->meta.internal_capacity ||
+			header->nitems < 1 || header->nitems > header->capacity ||
+			opaque->level == 0)
+			bp_report_corrupted(index, blkno, "The internal page header is invalid.");
+		if (state->desc.has_keys &&
+			opaque->key_low < bp_internal_key_floor(page, state->desc.width))
+			bp_report_corrupted(index, blkno, "The key area overlaps the pivots.");
+	}
+	if (kind != BP_META && !(opaque->flags & BP_DELETED))
+	{
+		const char *problem = bp_page_key_area_problem(&bp_get_state(index)->desc, page);
+
+		if (problem != NULL)
+			bp_report_corrupted(index, blkno, problem);
+	}
+}
+
+/* Read, lock and verify a page of the index. */
+Buffer
+bp_read_buffer(Relation index, BlockNumber blkno, int lockmode)
+{
+	Buffer		buf = ReadBuffer(index, blkno);
+
+	LockBuffer(buf, lockmode);
+	bp_check_page(index, buf, BufferGetPage(buf));
+	return buf;
+}
+
+/*
+ * Read a page of the index with a cleanup lock (exclusive, and no other
+ * backend holds a pin), as VACUUM takes on every leaf, and verify it.
+ */
+Buffer
+bp_read_buffer_for_cleanup(Relation index, BlockNumber blkno)
+{
+	Buffer		buf = ReadBuffer(index, blkno);
+
+	LockBufferForCleanup(buf);
+	bp_check_page(index, buf, BufferGetPage(buf));
+	return buf;
+}
+
+/* Read and verify the metapage into meta. */
+void
+bp_read_meta(Relation index, BpMetaPageData *meta)
+{
+	Buffer		buf = bp_read_buffer(index, BP_METAPAGE_BLKNO, BUFFER_LOCK_SHARE);
+	BpMetaPage	stored = BpPageGetMeta(BufferGetPage(buf));
+
+	if (stored->magic != BP_META_MAGIC)
+	{
+		UnlockReleaseBuffer(buf);
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" is not a bpindex index",
+						RelationGetRelationName(index)),
+				 errdetail_internal("The metapage has the wrong magic number.")));
+	}
+	if (stored->version != BP_VERSION)
+	{
+		UnlockReleaseBuffer(buf);
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" has on-disk format version %u, but this version of bpindex reads version %d",
+						RelationGetRelationName(index), stored->version,
+						BP_VERSION),
+				 errhint("Rebuild the index with REINDEX INDEX %s.",
+						 quote_identifier(RelationGetRelationName(index)))));
+	}
+	*meta = *stored;
+	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * The per-backend state of an open index, built on first use and kept in
+ * the relcache entry.
+ */
+BpIndexState *
+bp_get_state(Relation index)
+{
+	BpIndexState *state;
+	BpMetaPageData meta;
+	MemoryContext old;
+
+	if (index->rd_amcache != NULL)
+		return (BpIndexState *) index->rd_amcache;
+
+	old = MemoryContextSwitchTo(index->rd_indexcxt);
+	state = palloc0(sizeof(BpIndexState));
+	bp_init_slot_desc(index, &state->desc);
+	MemoryContextSwitchTo(old);
+
+	bp_read_meta(index, &meta);
+	if (meta.natts != state->desc.natts ||
+		meta.slot_width != state->desc.width ||
+		!bp_meta_geometry_valid(&state->desc, &meta.leaf_layout,
+								meta.internal_capacity))
+	{
+		pfree(state);
+		bp_report_corrupted(index, BP_METAPAGE_BLKNO,
+						 "The metapage does not match the index definition.");
+	}
+	state->meta = meta;
+	state->options = bp_index_options(index);
+	state->cached_leaf = InvalidBlockNumber;
+	/* the metapage just read gives the root: the first descent needs no reread */
+	state->cached_root = meta.root;
+	state->cached_root_level = meta.root_level;
+	old = MemoryContextSwitchTo(index->rd_indexcxt);
+	bp_leaf_work_init(&state->work, &state->desc);
+	MemoryContextSwitchTo(old);
+	index->rd_amcache = state;
+	return state;
+}
+
+/*
+ * Reject columns bpindex cannot store (variable-length types) and key
+ * columns without a comparison function, naming the column.
+ */
+void
+bp_check_columns(Relation index)
+{
+	TupleDesc	tupdesc = RelationGetDescr(index);
+	int			natts = IndexRelationGetNumberOfKeyAttributes(index);
+
+	for (int i = natts; i < IndexRelationGetNumberOfAttributes(index); i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (att->attlen <= 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("bpindex cannot include column \"%s\" in index \"%s\": type %s is variable-length",
+							NameStr(att->attname),
+							RelationGetRelationName(index),
+							format_type_be(att->atttypid)),
+					 errdetail("bpindex stores every entry in a fixed-width slot, so INCLUDE columns must have a fixed-length type.")));
+	}
+	for (int i = 0; i < natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		Oid			cmpproc = index_getprocid(index, i + 1, 1);
+
+		if (att->attlen < -1)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("bpindex cannot index column \"%s\" of index \"%s\": type %s has no stored length",
+							NameStr(att->attname),
+							RelationGetRelationName(index),
+							format_type_be(att->atttypid))));
+		if (att->attlen == -1 && OidIsValid(index->rd_indcollation[i]) &&
+			!get_collation_isdeterministic(index->rd_indcollation[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("bpindex cannot index column \"%s\" of index \"%s\": collation \"%s\" is nondeterministic",
+							NameStr(att->attname),
+							RelationGetRelationName(index),
+							get_collation_name(index->rd_indcollation[i])),
+					 errhint("Use a deterministic collation, or a btree index.")));
+		if (!OidIsValid(cmpproc) ||
+			!check_amproc_signature(cmpproc, INT4OID, true, 2, 2,
+									index->rd_opcintype[i],
+									index->rd_opcintype[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("operator class of column \"%s\" of index \"%s\" has no comparison function for type %s",
+							NameStr(att->attname),
+							RelationGetRelationName(index),
+							format_type_be(index->rd_opcintype[i])),
+					 errdetail("Support function 1 of a bpindex operator class must compare two values of the class's input type and return int4.")));
+	}
+}
+
+/* Is index an index of the bpindex access method (by its name)? */
+static bool
+index_is_bpindex(Relation index)
+{
+	char	   *amname = get_am_name(index->rd_rel->relam);
+	bool		result = amname != NULL && strcmp(amname, "bpindex") == 0;
+
+	if (amname)
+		pfree(amname);
+	return result;
+}
+
+/*
+ * Open a relation that must be a valid bpindex index, for the SQL-callable
+ * functions; anything else is refused with an error naming it.
+ */
+Relation
+bp_open_index(Oid indexoid, LOCKMODE lockmode)
+{
+	Relation	index = index_open(indexoid, lockmode);
+
+	if (index->rd_rel->relkind == RELKIND_PARTITIONED_INDEX)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is a partitioned index",
+						RelationGetRelationName(index)),
+				 errhint("Use the index of each partition.")));
+	if (index->rd_rel->relkind != RELKIND_INDEX ||
+		!index_is_bpindex(index))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a bpindex index",
+						RelationGetRelationName(index))));
+	if (!index->rd_index->indisvalid)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("index \"%s\" is not valid",
+						RelationGetRelationName(index))));
+	return index;
+}
