@@ -114,7 +114,8 @@ extern const BpaLayout *bpa_layout(const char *region);
 
 /* Point operations */
 extern BpaInsertResult bpa_insert(char *region, const void *slot,
-								  BpaCompareFn compare, void *arg, char *scratch);
+								  BpaCompareFn compare, void *arg,
+								  char *scratch);
 extern BpaInsertResult bpa_try_insert(char *region, const void *slot,
 									  BpaCompareFn compare, void *arg,
 									  char *scratch);
@@ -132,8 +133,8 @@ extern const void *bpa_find(const char *region, const void *slot,
 							BpaCompareFn compare, void *arg);
 extern bool bpa_blocks_hold(const char *region, const void *slot,
 							BpaCompareFn compare, void *arg);
-extern bool bpa_remove(char *region, const void *slot,
-					   BpaCompareFn compare, void *arg);
+extern bool bpa_remove(char *region, const void *slot, BpaCompareFn compare,
+					   void *arg);
 
 /* Range operations (read only) */
 extern int	bpa_sorted(const char *region, BpaCompareFn compare, void *arg,
@@ -144,12 +145,12 @@ extern void bpa_candidate_blocks(const char *region,
 								 BpaPredicateFn after_end, void *pred_arg,
 								 int *first, int *end);
 extern int	bpa_map(const char *region, BpaPredicateFn before_start,
-					BpaPredicateFn after_end, void *pred_arg,
-					BpaVisitFn visit, void *visit_arg);
+					BpaPredicateFn after_end, void *pred_arg, BpaVisitFn visit,
+					void *visit_arg);
 
 /* Restructuring */
-extern int	bpa_split(char *left, char *right, int nleft,
-					  BpaCompareFn compare, void *arg, char *scratch);
+extern int	bpa_split(char *left, char *right, int nleft, BpaCompareFn compare,
+					  void *arg, char *scratch);
 
 /* Read access to the parts, for inspection */
 extern int	bpa_used_blocks(const char *region);

@@ -18,7 +18,8 @@
 typedef int (*BpaCompareFn) (const void *a, const void *b, void *arg);
 
 extern int	bpa_search_sorted(const char *slots, int n, uint16_t width,
-							  const void *slot, BpaCompareFn compare, void *arg);
+							  const void *slot, BpaCompareFn compare,
+							  void *arg);
 extern void bpa_sort_slots(char *slots, int n, uint16_t width,
 						   BpaCompareFn compare, void *arg);
 

@@ -12,7 +12,8 @@
 #include "storage/itemptr.h"
 #include "utils/relcache.h"
 
-extern int	bp_remove_dead_entries(Relation index, Buffer buf, bool marked_only,
+extern int	bp_remove_dead_entries(Relation index, Buffer buf,
+								   bool marked_only,
 								   bool (*callback) (ItemPointer, void *),
 								   void *arg);
 

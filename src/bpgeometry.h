@@ -70,9 +70,15 @@ extern int	bp_keyed_leaf_fill(int ncolumns, uint16 slot_width,
 							   double avg_key_bytes, double fresh_key_bytes);
 extern Size bp_leaf_prefix_bytes(int ncolumns, uint16 slot_width);
 extern Size bp_leaf_marks_bytes(Size prefix, uint16 width);
-extern void bp_plan_keyed_layout(Size room, uint16 width, const BpOptions *opts, Size fence_keys, double avg, double fresh, BpLeafPlan *plan);
-extern void bp_plan_keyed_to_hold(Size room, uint16 width, const BpOptions *opts, Size fence_keys, int nentries, Size key_bytes, BpLeafPlan *plan);
-extern int bp_keyed_fill_target(const BpLeafPlan *plan, int fillfactor, double avg);
+extern void bp_plan_keyed_layout(Size room, uint16 width,
+								 const BpOptions *opts, Size fence_keys,
+								 double avg, double fresh, BpLeafPlan *plan);
+extern void bp_plan_keyed_to_hold(Size room, uint16 width,
+								  const BpOptions *opts, Size fence_keys,
+								  int nentries, Size key_bytes,
+								  BpLeafPlan *plan);
+extern int	bp_keyed_fill_target(const BpLeafPlan *plan, int fillfactor,
+								 double avg);
 extern Size bp_internal_pivots_offset(int capacity);
 
 extern bool bp_meta_geometry_valid(const BpSlotDesc *desc,

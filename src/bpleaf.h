@@ -97,12 +97,15 @@ extern const char *bp_leaf_keys_page(const BpLeaf *leaf);
 extern void bp_leaf_summarize(const BpLeaf *leaf, BpLeafSummary *summary);
 extern BpLeafHeader *bp_leaf_header(Page page, const BpSlotDesc *desc);
 extern Size bp_region_end(const char *page, const char *region);
-extern bool bp_store_entry_slot(const BpSlotDesc *desc, Page page, Size floor, uint16 key_strip, const char *slot, const char *same, char *dst);
+extern bool bp_store_entry_slot(const BpSlotDesc *desc, Page page, Size floor,
+								uint16 key_strip, const char *slot,
+								const char *same, char *dst);
 extern bool bp_has_dead_mark(const BpLeaf *leaf, const char *stored);
 extern uint8 *bp_leaf_dead_marks(Page page);
 extern const char *bp_stored_entry_at(const char *region, int b, int i);
-extern int bp_stored_run_count(const char *region, int b);
-extern ItemPointerData bp_stored_entry_tid(const BpLeaf *leaf, const char *stored);
+extern int	bp_stored_run_count(const char *region, int b);
+extern ItemPointerData bp_stored_entry_tid(const BpLeaf *leaf,
+										   const char *stored);
 extern Size bp_leaf_dead_marks_size(const BpSlotDesc *desc, uint16 width);
 extern char *bp_leaf_region(Page page, const BpSlotDesc *desc);
 extern uint8 *bp_leaf_codec_bytes(Page page, const BpSlotDesc *desc);

@@ -49,21 +49,30 @@ typedef struct BpLeaf
 	void	   *compare_arg;
 } BpLeaf;
 
-extern int bp_compare_packed(const void *a, const void *b, void *arg);
-extern int bp_compare_keyed(const void *a, const void *b, void *arg);
-extern int bp_compare_packed_bytewise(const void *a, const void *b, void *arg);
-extern int bp_compare_packed_keyed(const void *a, const void *b, void *arg);
+extern int	bp_compare_packed(const void *a, const void *b, void *arg);
+extern int	bp_compare_keyed(const void *a, const void *b, void *arg);
+extern int	bp_compare_packed_bytewise(const void *a, const void *b,
+									   void *arg);
+extern int	bp_compare_packed_keyed(const void *a, const void *b, void *arg);
 extern bool bp_bytewise_single_key(const BpSlotDesc *desc);
 extern bool bp_windows_ordered(const BpSlotDesc *desc);
-extern int bp_side_of_prefix(const BpLeaf *leaf, const char *data, Size len, Size n);
+extern int	bp_side_of_prefix(const BpLeaf *leaf, const char *data, Size len,
+							  Size n);
 extern bool bp_encode_entry(const BpLeaf *leaf, const char *slot, char *out);
-extern void bp_decode_entry(const BpLeaf *leaf, const char *encoded, char *out);
-extern void bp_decode_entries(const BpLeaf *leaf, const char *encoded, int n, char *out);
+extern void bp_decode_entry(const BpLeaf *leaf, const char *encoded,
+							char *out);
+extern void bp_decode_entries(const BpLeaf *leaf, const char *encoded, int n,
+							  char *out);
 extern const uint8 *bp_first_key_code(const BpLeaf *leaf, const char *stored);
-extern void bp_key_window(const BpSlotDesc *desc, const char *key, uint16 window_start, uint8 *window);
+extern void bp_key_window(const BpSlotDesc *desc, const char *key,
+						  uint16 window_start, uint8 *window);
 extern bool bp_leaf_decodes(const BpLeaf *leaf);
-extern uint64 bp_index_order_image(const BpSlotDesc *desc, int att, uint64 image);
-extern bool bp_slot_values(const BpSlotDesc *desc, const char *slot, const char *page, uint16 window_start, uint16 key_strip, BpcValue *values, uint32 *block, uint16 *offset);
+extern uint64 bp_index_order_image(const BpSlotDesc *desc, int att,
+								   uint64 image);
+extern bool bp_slot_values(const BpSlotDesc *desc, const char *slot,
+						   const char *page, uint16 window_start,
+						   uint16 key_strip, BpcValue *values, uint32 *block,
+						   uint16 *offset);
 extern uint16 bp_code_key_offset(const uint8 *code, int length);
 extern const char *bp_first_code_key(const BpLeaf *leaf, const uint8 *code);
 

@@ -28,7 +28,7 @@ extern Size bp_page_content_size(void);
 extern Size bp_fences_size(uint16 width);
 extern void bp_init_page(Page page, uint16 flags, uint16 level);
 extern Buffer bp_new_buffer(Relation index, uint16 width,
-						   FullTransactionId *deleted_at);
+							FullTransactionId *deleted_at);
 extern bool bp_page_deleted(Page page);
 extern BpDeletedData *bp_page_deleted_data(Page page, uint16 width);
 extern void bp_init_deleted_page(Page page, const BpSlotDesc *desc,
@@ -49,6 +49,7 @@ extern bool bp_slot_within_fences(Page page, const BpSlotDesc *desc,
 extern bool bp_store_page_slot(const BpSlotDesc *desc, Page page, Size floor,
 							   const char *slot, const char *same, char *dst);
 extern const char *bp_page_key_area_problem(const BpSlotDesc *desc, Page page);
-extern void bp_report_corrupted(Relation index, BlockNumber blkno, const char *detail);
+extern void bp_report_corrupted(Relation index, BlockNumber blkno,
+								const char *detail);
 
 #endif							/* BPPAGE_H */

@@ -22,9 +22,10 @@ extern bool bp_never_right(const void *slot, void *arg);
 extern Buffer bp_descend(Relation index, BpGoRightFn go_right, void *arg,
 						 int lockmode);
 extern Buffer bp_descend_to_level(Relation index, BpGoRightFn go_right,
-								  void *arg, int lockmode, uint16 target_level);
-extern int	bp_choose_child(Page page, const BpSlotDesc *desc, BpGoRightFn go_right,
-							void *arg);
+								  void *arg, int lockmode,
+								  uint16 target_level);
+extern int	bp_choose_child(Page page, const BpSlotDesc *desc,
+							BpGoRightFn go_right, void *arg);
 extern int	bp_gettreeheight(Relation index);
 
 #endif							/* BPSEARCH_H */

@@ -396,7 +396,8 @@ extern void bp_slots_detach_keys(const BpSlotDesc *desc, char *slots, int n,
 
 extern uint64 bp_float_bits(uint64 image, uint64 sign);
 
-extern bool bp_datum_image(BpCompareKind kind, int16 len, Datum value, uint64 *image);
+extern bool bp_datum_image(BpCompareKind kind, int16 len, Datum value,
+						   uint64 *image);
 
 extern bool bp_value_image(BpCompareKind kind, const char *p, bool exact,
 						   uint64 *image);
