@@ -280,9 +280,8 @@ find_child_rightwards(CheckState *state, BlockNumber blkno, uint16 level,
 	{
 		Buffer		buf = read_checked(state, blkno, level);
 		Page		page = BufferGetPage(buf);
-		BpPageOpaque opaque = BpPageGetOpaque(page);
-		BlockNumber next = opaque->rightlink;
-		bool		last = !(opaque->flags & BP_HAS_HIGH);
+		BlockNumber next = BpPageGetOpaque(page)->rightlink;
+		bool		last = !(BpPageGetOpaque(page)->flags & BP_HAS_HIGH);
 		InternalCopy fresh;
 
 		if (bp_page_deleted(page))

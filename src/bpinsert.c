@@ -302,6 +302,17 @@ leaf_items(BpIndexState *state, BpLeaf *leaf, int *n)
 	return items;
 }
 
+/* Free the copies of a leaf's entries and fences that a split made. */
+static void
+free_split_copies(char *items, char *lowkey, char *highkey)
+{
+	pfree(items);
+	if (lowkey)
+		pfree(lowkey);
+	if (highkey)
+		pfree(highkey);
+}
+
 /*
  * The codec of the exclusively locked leaf in buf cannot hold slot, or
  * its key area has no room for slot's keys: rebuild the leaf with slot
@@ -346,11 +357,7 @@ recode_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 		BpPageGetOpaque(copy.data)->rightlink = BpPageGetOpaque(page)->rightlink;
 		bp_install_page(index, buf, copy.data, BP_XLOG_REWRITE);
 	}
-	pfree(items);
-	if (lowkey)
-		pfree(lowkey);
-	if (highkey)
-		pfree(highkey);
+	free_split_copies(items, lowkey, highkey);
 	return fits;
 }
 
@@ -536,11 +543,7 @@ split_leaf(Relation index, BpIndexState *state, Buffer buf, const char *slot)
 	insert_downlink(index, buf, 0, split.pivot, right);
 	UnlockReleaseBuffer(buf);
 	pfree(split.pivot);
-	pfree(items);
-	if (lowkey)
-		pfree(lowkey);
-	if (highkey)
-		pfree(highkey);
+	free_split_copies(items, lowkey, highkey);
 	return inserted;
 }
 

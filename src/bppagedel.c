@@ -280,6 +280,29 @@ release_all(Buffer *bufs, int n)
 			UnlockReleaseBuffer(bufs[i]);
 }
 
+
+/*
+ * The last steps of a deletion, inside its critical section: turn the
+ * empty leaf into a deleted page, finish the WAL record and release the
+ * n buffers; true (deleted).
+ */
+static bool
+finish_deletion(BpXLog *xlog, Page lpage, const BpSlotDesc *desc,
+				Buffer *bufs, int n)
+{
+	bp_init_deleted_page(lpage, desc, ReadNextFullTransactionId());
+	bp_xlog_finish(xlog);
+	release_all(bufs, n);
+	return true;
+}
+
+/* Give a deletion up before it changed anything: release the n buffers. */
+static bool
+abandon_deletion(Buffer *bufs, int n)
+{
+	release_all(bufs, n);
+	return false;
+}
 /*
  * Case A: merge the empty leaf into its left sibling under the same
  * parent.  The parent's entry for it is at pos >= 1.
@@ -336,14 +359,10 @@ delete_into_left(Relation index, BlockNumber blkno, BlockNumber left,
 	}
 	BpPageGetOpaque(lspage)->rightlink = BpPageGetOpaque(lpage)->rightlink;
 	remove_internal_entry(ppage, width, pos);
-	bp_init_deleted_page(lpage, desc, ReadNextFullTransactionId());
-	bp_xlog_finish(xlog);
-	release_all(bufs, 3);
-	return true;
+	return finish_deletion(xlog, lpage, desc, bufs, 3);
 
 give_up:
-	release_all(bufs, 3);
-	return false;
+	return abandon_deletion(bufs, 3);
 }
 
 /*
@@ -423,14 +442,10 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 		memcpy(bp_internal_pivot(ppage, width, 0), bp_page_lowkey(ppage), width);
 	else
 		memset(bp_internal_pivot(ppage, width, 0), 0, width);
-	bp_init_deleted_page(lpage, desc, ReadNextFullTransactionId());
-	bp_xlog_finish(xlog);
-	release_all(bufs, 4);
-	return true;
+	return finish_deletion(xlog, lpage, desc, bufs, 4);
 
 give_up:
-	release_all(bufs, 4);
-	return false;
+	return abandon_deletion(bufs, 4);
 }
 
 /*
@@ -494,7 +509,6 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 {
 	BpIndexState *state = bp_get_state(index);
 	const BpSlotDesc *desc = &state->desc;
-	uint16		width = desc->width;
 	char		fence[BP_MAX_SLOT_WIDTH];
 	char		sfence[BP_MAX_SLOT_WIDTH];
 	Buffer		cbuf;
@@ -520,9 +534,9 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 	if (!BufferIsValid(gbuf))
 		return false;
 	gpage = BufferGetPage(gbuf);
-	ngp = bp_internal_header(gpage, width)->nitems;
-	sibling = pos >= 1 ? bp_internal_children(gpage, width)[pos - 1] :
-		(ngp >= 2 ? bp_internal_children(gpage, width)[1] : InvalidBlockNumber);
+	ngp = bp_internal_header(gpage, desc->width)->nitems;
+	sibling = pos >= 1 ? bp_internal_children(gpage, desc->width)[pos - 1] :
+		(ngp >= 2 ? bp_internal_children(gpage, desc->width)[1] : InvalidBlockNumber);
 	UnlockReleaseBuffer(gbuf);
 	if (sibling == InvalidBlockNumber)
 		return false;			/* the parent is an only child too */
@@ -549,13 +563,13 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 			goto done;
 		bufs[1] = bp_read_buffer(index, parent, BUFFER_LOCK_EXCLUSIVE);
 		ppage = BufferGetPage(bufs[1]);
-		if (!parent_of_only_child(ppage, width, level, child, plowkey, desc))
+		if (!parent_of_only_child(ppage, desc->width, level, child, plowkey, desc))
 			goto done;
 		bufs[2] = find_parent_at(index, parent, plowkey, BUFFER_LOCK_EXCLUSIVE, &pos, level + 1);
 		if (!BufferIsValid(bufs[2]))
 			goto done;
 		gpage = BufferGetPage(bufs[2]);
-		if (pos < 1 || bp_internal_children(gpage, width)[pos - 1] != sibling)
+		if (pos < 1 || bp_internal_children(gpage, desc->width)[pos - 1] != sibling)
 			goto done;
 
 		xlog = bp_xlog_start(index, BP_XLOG_DELETE);
@@ -571,7 +585,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 			goto done;
 		}
 		BpPageGetOpaque(spage)->rightlink = BpPageGetOpaque(ppage)->rightlink;
-		remove_internal_entry(gpage, width, pos);
+		remove_internal_entry(gpage, desc->width, pos);
 		bp_init_deleted_page(ppage, desc, ReadNextFullTransactionId());
 		bp_xlog_finish(xlog);
 		merged = true;
@@ -587,7 +601,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		}
 		bufs[1] = bp_read_buffer(index, parent, BUFFER_LOCK_EXCLUSIVE);
 		ppage = BufferGetPage(bufs[1]);
-		if (!parent_of_only_child(ppage, width, level, child, plowkey, desc) ||
+		if (!parent_of_only_child(ppage, desc->width, level, child, plowkey, desc) ||
 			BpPageGetOpaque(ppage)->rightlink != sibling)
 			goto done;
 		bufs[2] = bp_read_buffer(index, sibling, BUFFER_LOCK_EXCLUSIVE);
@@ -603,8 +617,8 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		if (!BufferIsValid(bufs[3]))
 			goto done;
 		gpage = BufferGetPage(bufs[3]);
-		if (pos != 0 || bp_internal_header(gpage, width)->nitems < 2 ||
-			bp_internal_children(gpage, width)[1] != sibling)
+		if (pos != 0 || bp_internal_header(gpage, desc->width)->nitems < 2 ||
+			bp_internal_children(gpage, desc->width)[1] != sibling)
 			goto done;
 
 		xlog = bp_xlog_start(index, BP_XLOG_DELETE);
@@ -617,8 +631,8 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		spage = bp_xlog_register(xlog, bufs[2], 0);
 		gpage = bp_xlog_register(xlog, bufs[3], 0);
 		/* the child goes first; the old pivot 0 (the old low key) moves to 1 */
-		bp_internal_open_gap(spage, width, 0);
-		bp_internal_children(spage, width)[0] = child;
+		bp_internal_open_gap(spage, desc->width, 0);
+		bp_internal_children(spage, desc->width)[0] = child;
 		if (plowkey)
 		{
 			if (!set_fence(desc, spage, false, plowkey))
@@ -627,19 +641,19 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 				bp_xlog_abort(xlog);
 				goto done;
 			}
-			memcpy(bp_internal_pivot(spage, width, 0), bp_page_lowkey(spage), width);
+			memcpy(bp_internal_pivot(spage, desc->width, 0), bp_page_lowkey(spage), desc->width);
 		}
 		else
 		{
-			memset(bp_internal_pivot(spage, width, 0), 0, width);
-			memset(bp_page_lowkey(spage), 0, width);
+			memset(bp_internal_pivot(spage, desc->width, 0), 0, desc->width);
+			memset(bp_page_lowkey(spage), 0, desc->width);
 			BpPageGetOpaque(spage)->flags &= ~BP_HAS_LOW;
 		}
-		remove_internal_entry(gpage, width, 0);
+		remove_internal_entry(gpage, desc->width, 0);
 		if (BpPageGetOpaque(gpage)->flags & BP_HAS_LOW)
-			memcpy(bp_internal_pivot(gpage, width, 0), bp_page_lowkey(gpage), width);
+			memcpy(bp_internal_pivot(gpage, desc->width, 0), bp_page_lowkey(gpage), desc->width);
 		else
-			memset(bp_internal_pivot(gpage, width, 0), 0, width);
+			memset(bp_internal_pivot(gpage, desc->width, 0), 0, desc->width);
 		bp_init_deleted_page(ppage, desc, ReadNextFullTransactionId());
 		bp_xlog_finish(xlog);
 		merged = true;

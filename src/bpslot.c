@@ -955,16 +955,25 @@ float_image(uint64 bits, uint64 sign)
 }
 
 /*
- * The image of a float's bits (sign: its sign bit), the float being a NaN
- * or a zero as told.  PostgreSQL makes one NaN (nan_bits) and compares -0
- * equal to 0; the bits of another NaN or of -0 have no exact image (false
- * if exact), else they map to those of its NaN and of 0.
+ * The image of a float of width bytes stored at p.  PostgreSQL makes one
+ * NaN and compares -0 equal to 0; another NaN's bits or -0 have no exact
+ * image (false if exact), else they map to those of its NaN and of 0.
  */
 static bool
-float_bits_image(uint64 bits, bool is_nan, bool is_zero, uint64 nan_bits,
-				 uint64 sign, bool exact, uint64 *image)
+float_value_image(const char *p, int width, bool exact, uint64 *image)
 {
-	if ((is_nan && bits != nan_bits) || (is_zero && (bits & sign)))
+	uint64		sign = width == 4 ? UINT64CONST(0x80000000) : SIGN64;
+	uint64		infinity = width == 4 ? UINT64CONST(0x7F800000) :
+		UINT64CONST(0x7FF0000000000000);
+	uint64		bits = width == 4 ?
+		(uint32) DatumGetInt32(bp_fetch_byval(p, 4)) :
+		(uint64) DatumGetInt64(bp_fetch_byval(p, 8));
+	uint64		nan_bits = width == 4 ?
+		(uint32) DatumGetInt32(Float4GetDatum(get_float4_nan())) :
+		(uint64) DatumGetInt64(Float8GetDatum(get_float8_nan()));
+	bool		is_nan = (bits & ~sign) > infinity;
+
+	if ((is_nan && bits != nan_bits) || bits == sign)
 	{
 		if (exact)
 			return false;
@@ -1007,31 +1016,9 @@ bp_value_image(BpCompareKind kind, const char *p, bool exact, uint64 *image)
 			*image = *p != 0;
 			return true;
 		case BP_CMP_FLOAT4:
-			{
-				float4		v;
-				uint32		bits;
-				uint32		nan_bits;
-				float4		nan = get_float4_nan();
-
-				memcpy(&v, p, 4);
-				memcpy(&bits, p, 4);
-				memcpy(&nan_bits, &nan, 4);
-				return float_bits_image(bits, isnan(v), v == 0, nan_bits,
-										UINT64CONST(0x80000000), exact, image);
-			}
+			return float_value_image(p, 4, exact, image);
 		case BP_CMP_FLOAT8:
-			{
-				float8		v;
-				uint64		bits;
-				uint64		nan_bits;
-				float8		nan = get_float8_nan();
-
-				memcpy(&v, p, 8);
-				memcpy(&bits, p, 8);
-				memcpy(&nan_bits, &nan, 8);
-				return float_bits_image(bits, isnan(v), v == 0, nan_bits, SIGN64,
-										exact, image);
-			}
+			return float_value_image(p, 8, exact, image);
 		case BP_CMP_BYTES:
 		case BP_CMP_PREFIX:
 		case BP_CMP_FMGR:
