@@ -366,6 +366,27 @@ give_up:
 }
 
 /*
+ * Start the WAL record of a deletion that merges a page into its right
+ * sibling.  bufs holds, locked, the left neighbour (or InvalidBuffer),
+ * the page deleted (replayed under a cleanup lock), its right sibling
+ * right and their parent; the neighbour's right-link becomes right here,
+ * the others' images to change are returned.
+ */
+static BpXLog *
+start_merge_right(Relation index, Buffer *bufs, BlockNumber right,
+				  Page *deleted, Page *sibling, Page *parent)
+{
+	BpXLog	   *xlog = bp_xlog_start(index, BP_XLOG_DELETE);
+
+	if (BufferIsValid(bufs[0]))
+		BpPageGetOpaque(bp_xlog_register(xlog, bufs[0], 0))->rightlink = right;
+	*deleted = bp_xlog_register(xlog, bufs[1], BP_XLOG_CLEANUP);
+	*sibling = bp_xlog_register(xlog, bufs[2], 0);
+	*parent = bp_xlog_register(xlog, bufs[3], 0);
+	return xlog;
+}
+
+/*
  * Case B: merge the empty leaf, child 0 of a parent with other children,
  * into its right sibling under that parent.
  */
@@ -378,7 +399,6 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 	char		fence[BP_MAX_SLOT_WIDTH];
 	char		rfence[BP_MAX_SLOT_WIDTH];
 	Buffer		bufs[4] = {InvalidBuffer, InvalidBuffer, InvalidBuffer, InvalidBuffer};
-	Page		lspage = NULL;
 	Page		lpage;
 	Page		rpage;
 	Page		ppage;
@@ -421,15 +441,7 @@ delete_into_right(Relation index, BlockNumber blkno, BlockNumber right,
 
 	/* serializable transactions that read L's range now hold it on R */
 	PredicateLockPageCombine(index, blkno, right);
-	xlog = bp_xlog_start(index, BP_XLOG_DELETE);
-	if (BufferIsValid(bufs[0]))
-	{
-		lspage = bp_xlog_register(xlog, bufs[0], 0);
-		BpPageGetOpaque(lspage)->rightlink = right;
-	}
-	lpage = bp_xlog_register(xlog, bufs[1], BP_XLOG_CLEANUP);
-	rpage = bp_xlog_register(xlog, bufs[2], 0);
-	ppage = bp_xlog_register(xlog, bufs[3], 0);
+	xlog = start_merge_right(index, bufs, right, &lpage, &rpage, &ppage);
 	if (!set_leaf_fence(index, rpage, false, lowkey))
 	{
 		/* no room for the low key's keys in R */
@@ -517,7 +529,6 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 	Page		gpage;
 	Page		ppage;
 	Page		spage;
-	Page		npage;
 	BpMetaPageData meta;
 	int			pos;
 	int			ngp;
@@ -621,15 +632,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 			bp_internal_children(gpage, desc->width)[1] != sibling)
 			goto done;
 
-		xlog = bp_xlog_start(index, BP_XLOG_DELETE);
-		if (BufferIsValid(bufs[0]))
-		{
-			npage = bp_xlog_register(xlog, bufs[0], 0);
-			BpPageGetOpaque(npage)->rightlink = sibling;
-		}
-		ppage = bp_xlog_register(xlog, bufs[1], BP_XLOG_CLEANUP);
-		spage = bp_xlog_register(xlog, bufs[2], 0);
-		gpage = bp_xlog_register(xlog, bufs[3], 0);
+		xlog = start_merge_right(index, bufs, sibling, &ppage, &spage, &gpage);
 		/* the child goes first; the old pivot 0 (the old low key) moves to 1 */
 		bp_internal_open_gap(spage, desc->width, 0);
 		bp_internal_children(spage, desc->width)[0] = child;
