@@ -8,6 +8,9 @@
 -- then runs every query shape through Index Scan, Index Only Scan and
 -- Bitmap Index Scan and compares each with a sequential scan.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 
 -- int2: values -300..300, the minimum and the maximum, 5% NULL
 CREATE TABLE t_int2 (k int2);

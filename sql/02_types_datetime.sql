@@ -5,6 +5,9 @@
 -- values of each type and +/-infinity, the index built after the load,
 -- every query shape compared with a sequential scan.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 SET timezone = 'America/New_York';
 SET datestyle = 'ISO, YMD';
 

@@ -1,6 +1,9 @@
 --
 -- 03_types_other: bool and uuid columns, same scheme as 01_types_numeric.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 
 -- bool: only three distinct keys (false, true, NULL), so long runs of
 -- duplicates span many leaves

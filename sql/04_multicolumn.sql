@@ -6,6 +6,9 @@
 -- every query in Index Scan, Index Only Scan and, when unordered, Bitmap
 -- Index Scan mode).
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 
 -- (int4, int8): 40 x 30 values, NULLs in both columns, duplicate pairs
 CREATE TABLE t_mc1 (a int4, b int8);

@@ -7,6 +7,9 @@
 -- many leaves.  Every query shape is compared with a sequential scan,
 -- including full forward and backward ordered scans.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 CREATE TABLE t_deep10 (k int4);
 INSERT INTO t_deep10
 SELECT CASE WHEN i % 50 = 0 THEN NULL

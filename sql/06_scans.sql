@@ -5,6 +5,9 @@
 -- NULLs only, and scans after DELETE and VACUUM.  Each result is
 -- compared with the same query run without any index.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 
 --
 -- bp_compare(query, forced, baseline): run query under the settings

@@ -6,6 +6,9 @@
 -- work: the index agrees with a sequential scan afterwards and passes
 -- bpindex_check.  Unsupported index definitions fail at CREATE INDEX.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 CREATE TABLE t_err (k int4, v int4) WITH (fillfactor = 50, autovacuum_enabled = off);
 INSERT INTO t_err SELECT i, i FROM generate_series(1, 1000) i;
 VACUUM ANALYZE t_err;

@@ -10,6 +10,9 @@
 -- row and the estimates do not depend on sampling.  Parallel plans are
 -- turned off to keep the plans independent of the worker settings.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 SET max_parallel_workers_per_gather = 0;
 CREATE TABLE t_plan (k int4, g int4, pad text);
 ALTER TABLE t_plan ALTER COLUMN k SET STATISTICS 1000;

@@ -11,6 +11,9 @@
 -- Bitmap Index Scan mode (bp_matrix, bp_queries from 00_setup) and
 -- verified with bpindex_check(index, true).
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 SET timezone = 'America/New_York';
 SET datestyle = 'ISO, YMD';
 
@@ -44,6 +47,31 @@ END
 $$;
 
 --
+-- ins_load(name, prebuilt): the table t_ins_<name> (k of the type of
+-- src_<name>.k) with a bpindex index t_ins_<name>_bp built over its first
+-- prebuilt rows of src_<name> (0: an empty table); the other rows inserted
+-- in three statements, each in an order unrelated to the keys; analyzed.
+--
+CREATE FUNCTION ins_load(name text, prebuilt int) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    tab text := 't_ins_' || name;
+    src text := 'src_' || name;
+BEGIN
+    EXECUTE format('CREATE TABLE %I (k %s)', tab,
+                   (SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+                    WHERE attrelid = src::regclass AND attname = 'k'));
+    EXECUTE format('INSERT INTO %I SELECT k FROM %I WHERE i <= %s', tab, src, prebuilt);
+    EXECUTE format('CREATE INDEX %I ON %I USING bpindex (k)', tab || '_bp', tab);
+    FOR part IN 0..2 LOOP
+        EXECUTE format('INSERT INTO %I SELECT k FROM %I WHERE i > %s AND i %% 3 = %s
+                        ORDER BY hashint4(i)', tab, src, prebuilt, part);
+    END LOOP;
+    EXECUTE format('ANALYZE %I', tab);
+END
+$$;
+
+--
 -- One table per key type, 6000 rows.  The first 20 rows are in the table
 -- when the index is built (an empty table for some types), the rest are
 -- inserted in three statements.
@@ -57,13 +85,7 @@ SELECT i, CASE WHEN i % 20 = 0 THEN NULL
                WHEN i % 11 = 0 THEN 42
                ELSE i * 7919 % 601 - 300 END::int2 AS k
 FROM generate_series(1, 6000) i;
-CREATE TABLE t_ins_int2 (k int2);
-INSERT INTO t_ins_int2 SELECT k FROM src_int2 WHERE i <= 20;
-CREATE INDEX t_ins_int2_bp ON t_ins_int2 USING bpindex (k);
-INSERT INTO t_ins_int2 SELECT k FROM src_int2 WHERE i > 20 AND i % 3 = 0 ORDER BY hashint4(i);
-INSERT INTO t_ins_int2 SELECT k FROM src_int2 WHERE i > 20 AND i % 3 = 1 ORDER BY hashint4(i);
-INSERT INTO t_ins_int2 SELECT k FROM src_int2 WHERE i > 20 AND i % 3 = 2 ORDER BY hashint4(i);
-ANALYZE t_ins_int2;
+SELECT ins_load('int2', 20);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
        count(*) FILTER (WHERE k = 42) AS fortytwos
 FROM t_ins_int2;
@@ -80,12 +102,7 @@ SELECT i, CASE WHEN i % 20 = 0 THEN NULL
                WHEN i % 11 = 0 THEN 42
                ELSE (i * 7919 % 1201 - 600) * 3 END::int4 AS k
 FROM generate_series(1, 6000) i;
-CREATE TABLE t_ins_int4 (k int4);
-CREATE INDEX t_ins_int4_bp ON t_ins_int4 USING bpindex (k);
-INSERT INTO t_ins_int4 SELECT k FROM src_int4 WHERE i % 3 = 0 ORDER BY hashint4(i);
-INSERT INTO t_ins_int4 SELECT k FROM src_int4 WHERE i % 3 = 1 ORDER BY hashint4(i);
-INSERT INTO t_ins_int4 SELECT k FROM src_int4 WHERE i % 3 = 2 ORDER BY hashint4(i);
-ANALYZE t_ins_int4;
+SELECT ins_load('int4', 0);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
        count(*) FILTER (WHERE k = 42) AS fortytwos
 FROM t_ins_int4;
@@ -102,12 +119,7 @@ SELECT i, CASE WHEN i % 20 = 0 THEN NULL
                WHEN i % 11 = 0 THEN 42
                ELSE (i * 7919 % 1201 - 600) * 10000000000 END::int8 AS k
 FROM generate_series(1, 6000) i;
-CREATE TABLE t_ins_int8 (k int8);
-CREATE INDEX t_ins_int8_bp ON t_ins_int8 USING bpindex (k);
-INSERT INTO t_ins_int8 SELECT k FROM src_int8 WHERE i % 3 = 0 ORDER BY hashint4(i);
-INSERT INTO t_ins_int8 SELECT k FROM src_int8 WHERE i % 3 = 1 ORDER BY hashint4(i);
-INSERT INTO t_ins_int8 SELECT k FROM src_int8 WHERE i % 3 = 2 ORDER BY hashint4(i);
-ANALYZE t_ins_int8;
+SELECT ins_load('int8', 0);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
        count(*) FILTER (WHERE k = 42) AS fortytwos
 FROM t_ins_int8;
@@ -132,13 +144,7 @@ SELECT i, CASE WHEN i % 20 = 0 THEN NULL
                WHEN i % 11 = 0 THEN '42'
                ELSE ((i * 7919 % 701 - 350) / 7.0)::float4 END::float4 AS k
 FROM generate_series(1, 6000) i;
-CREATE TABLE t_ins_float4 (k float4);
-INSERT INTO t_ins_float4 SELECT k FROM src_float4 WHERE i <= 20;
-CREATE INDEX t_ins_float4_bp ON t_ins_float4 USING bpindex (k);
-INSERT INTO t_ins_float4 SELECT k FROM src_float4 WHERE i > 20 AND i % 3 = 0 ORDER BY hashint4(i);
-INSERT INTO t_ins_float4 SELECT k FROM src_float4 WHERE i > 20 AND i % 3 = 1 ORDER BY hashint4(i);
-INSERT INTO t_ins_float4 SELECT k FROM src_float4 WHERE i > 20 AND i % 3 = 2 ORDER BY hashint4(i);
-ANALYZE t_ins_float4;
+SELECT ins_load('float4', 20);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
        count(*) FILTER (WHERE k = 0 AND k::text = '-0') AS minus_zero,
        count(*) FILTER (WHERE k::text = '0') AS zero,
@@ -163,12 +169,7 @@ SELECT i, CASE WHEN i % 20 = 0 THEN NULL
                WHEN i % 11 = 0 THEN '42'
                ELSE ((i * 7919 % 701 - 350) / 7.0)::float8 END AS k
 FROM generate_series(1, 6000) i;
-CREATE TABLE t_ins_float8 (k float8);
-CREATE INDEX t_ins_float8_bp ON t_ins_float8 USING bpindex (k);
-INSERT INTO t_ins_float8 SELECT k FROM src_float8 WHERE i % 3 = 0 ORDER BY hashint4(i);
-INSERT INTO t_ins_float8 SELECT k FROM src_float8 WHERE i % 3 = 1 ORDER BY hashint4(i);
-INSERT INTO t_ins_float8 SELECT k FROM src_float8 WHERE i % 3 = 2 ORDER BY hashint4(i);
-ANALYZE t_ins_float8;
+SELECT ins_load('float8', 0);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k),
        count(*) FILTER (WHERE k = 0 AND k::text = '-0') AS minus_zero,
        count(*) FILTER (WHERE k::text = '0') AS zero,
@@ -190,13 +191,7 @@ SELECT i, CASE WHEN i % 20 = 0 THEN NULL
                WHEN i % 11 = 0 THEN '2000-02-29'
                ELSE '2020-01-01'::date + (i * 7919 % 1201 - 600) END::date AS k
 FROM generate_series(1, 6000) i;
-CREATE TABLE t_ins_date (k date);
-INSERT INTO t_ins_date SELECT k FROM src_date WHERE i <= 20;
-CREATE INDEX t_ins_date_bp ON t_ins_date USING bpindex (k);
-INSERT INTO t_ins_date SELECT k FROM src_date WHERE i > 20 AND i % 3 = 0 ORDER BY hashint4(i);
-INSERT INTO t_ins_date SELECT k FROM src_date WHERE i > 20 AND i % 3 = 1 ORDER BY hashint4(i);
-INSERT INTO t_ins_date SELECT k FROM src_date WHERE i > 20 AND i % 3 = 2 ORDER BY hashint4(i);
-ANALYZE t_ins_date;
+SELECT ins_load('date', 20);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k) FROM t_ins_date;
 SELECT * FROM ins_verify('t_ins_date_bp');
 SELECT * FROM bp_matrix('ins date', 't_ins_date', 'k',
@@ -214,13 +209,7 @@ SELECT i, CASE WHEN i % 20 = 0 THEN NULL
                WHEN i % 11 = 0 THEN '12:00'
                ELSE '00:00'::time + (i * 7919 % 1201) * interval '71.5 seconds' END::time AS k
 FROM generate_series(1, 6000) i;
-CREATE TABLE t_ins_time (k time);
-INSERT INTO t_ins_time SELECT k FROM src_time WHERE i <= 20;
-CREATE INDEX t_ins_time_bp ON t_ins_time USING bpindex (k);
-INSERT INTO t_ins_time SELECT k FROM src_time WHERE i > 20 AND i % 3 = 0 ORDER BY hashint4(i);
-INSERT INTO t_ins_time SELECT k FROM src_time WHERE i > 20 AND i % 3 = 1 ORDER BY hashint4(i);
-INSERT INTO t_ins_time SELECT k FROM src_time WHERE i > 20 AND i % 3 = 2 ORDER BY hashint4(i);
-ANALYZE t_ins_time;
+SELECT ins_load('time', 20);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k) FROM t_ins_time;
 SELECT * FROM ins_verify('t_ins_time_bp');
 SELECT * FROM bp_matrix('ins time', 't_ins_time', 'k',
@@ -238,12 +227,7 @@ SELECT i, CASE WHEN i % 20 = 0 THEN NULL
                ELSE '2020-01-01 00:00'::timestamp
                     + (i * 7919 % 1201 - 600) * interval '37 minutes 13.5 seconds' END::timestamp AS k
 FROM generate_series(1, 6000) i;
-CREATE TABLE t_ins_timestamp (k timestamp);
-CREATE INDEX t_ins_timestamp_bp ON t_ins_timestamp USING bpindex (k);
-INSERT INTO t_ins_timestamp SELECT k FROM src_timestamp WHERE i % 3 = 0 ORDER BY hashint4(i);
-INSERT INTO t_ins_timestamp SELECT k FROM src_timestamp WHERE i % 3 = 1 ORDER BY hashint4(i);
-INSERT INTO t_ins_timestamp SELECT k FROM src_timestamp WHERE i % 3 = 2 ORDER BY hashint4(i);
-ANALYZE t_ins_timestamp;
+SELECT ins_load('timestamp', 0);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k) FROM t_ins_timestamp;
 SELECT * FROM ins_verify('t_ins_timestamp_bp');
 SELECT * FROM bp_matrix('ins timestamp', 't_ins_timestamp', 'k',
@@ -263,12 +247,7 @@ SELECT i, CASE WHEN i % 20 = 0 THEN NULL
                ELSE '2020-03-08 02:00-05'::timestamptz
                     + (i * 7919 % 1201 - 600) * interval '7 minutes 3 seconds' END::timestamptz AS k
 FROM generate_series(1, 6000) i;
-CREATE TABLE t_ins_timestamptz (k timestamptz);
-CREATE INDEX t_ins_timestamptz_bp ON t_ins_timestamptz USING bpindex (k);
-INSERT INTO t_ins_timestamptz SELECT k FROM src_timestamptz WHERE i % 3 = 0 ORDER BY hashint4(i);
-INSERT INTO t_ins_timestamptz SELECT k FROM src_timestamptz WHERE i % 3 = 1 ORDER BY hashint4(i);
-INSERT INTO t_ins_timestamptz SELECT k FROM src_timestamptz WHERE i % 3 = 2 ORDER BY hashint4(i);
-ANALYZE t_ins_timestamptz;
+SELECT ins_load('timestamptz', 0);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k) FROM t_ins_timestamptz;
 SELECT * FROM ins_verify('t_ins_timestamptz_bp');
 SELECT * FROM bp_matrix('ins timestamptz', 't_ins_timestamptz', 'k',
@@ -288,13 +267,7 @@ SELECT i, CASE WHEN i % 20 = 0 THEN NULL
                WHEN i % 11 = 0 THEN 42
                ELSE (i * 7919 % 1201)::int8 * 3579139 END::oid AS k
 FROM generate_series(1, 6000) i;
-CREATE TABLE t_ins_oid (k oid);
-INSERT INTO t_ins_oid SELECT k FROM src_oid WHERE i <= 20;
-CREATE INDEX t_ins_oid_bp ON t_ins_oid USING bpindex (k);
-INSERT INTO t_ins_oid SELECT k FROM src_oid WHERE i > 20 AND i % 3 = 0 ORDER BY hashint4(i);
-INSERT INTO t_ins_oid SELECT k FROM src_oid WHERE i > 20 AND i % 3 = 1 ORDER BY hashint4(i);
-INSERT INTO t_ins_oid SELECT k FROM src_oid WHERE i > 20 AND i % 3 = 2 ORDER BY hashint4(i);
-ANALYZE t_ins_oid;
+SELECT ins_load('oid', 20);
 SELECT count(*), count(k), count(DISTINCT k), min(k), max(k) FROM t_ins_oid;
 SELECT * FROM ins_verify('t_ins_oid_bp');
 SELECT * FROM bp_matrix('ins oid', 't_ins_oid', 'k',
@@ -306,13 +279,7 @@ SELECT * FROM bp_failures('ins oid');
 CREATE TEMP TABLE src_bool AS
 SELECT i, CASE WHEN i % 7 = 0 THEN NULL ELSE i * 7919 % 3 = 0 END AS k
 FROM generate_series(1, 6000) i;
-CREATE TABLE t_ins_bool (k bool);
-INSERT INTO t_ins_bool SELECT k FROM src_bool WHERE i <= 20;
-CREATE INDEX t_ins_bool_bp ON t_ins_bool USING bpindex (k);
-INSERT INTO t_ins_bool SELECT k FROM src_bool WHERE i > 20 AND i % 3 = 0 ORDER BY hashint4(i);
-INSERT INTO t_ins_bool SELECT k FROM src_bool WHERE i > 20 AND i % 3 = 1 ORDER BY hashint4(i);
-INSERT INTO t_ins_bool SELECT k FROM src_bool WHERE i > 20 AND i % 3 = 2 ORDER BY hashint4(i);
-ANALYZE t_ins_bool;
+SELECT ins_load('bool', 20);
 SELECT k, count(*) FROM t_ins_bool GROUP BY k ORDER BY k;
 SELECT * FROM ins_verify('t_ins_bool_bp');
 SELECT * FROM bp_matrix('ins bool', 't_ins_bool', 'k', ARRAY['false', 'true']);
@@ -327,12 +294,7 @@ SELECT i, CASE WHEN i % 20 = 0 THEN NULL
                WHEN i % 11 = 0 THEN '80000000-0000-0000-0000-000000000000'
                ELSE md5((i * 7919 % 1201)::text)::uuid END AS k
 FROM generate_series(1, 6000) i;
-CREATE TABLE t_ins_uuid (k uuid);
-CREATE INDEX t_ins_uuid_bp ON t_ins_uuid USING bpindex (k);
-INSERT INTO t_ins_uuid SELECT k FROM src_uuid WHERE i % 3 = 0 ORDER BY hashint4(i);
-INSERT INTO t_ins_uuid SELECT k FROM src_uuid WHERE i % 3 = 1 ORDER BY hashint4(i);
-INSERT INTO t_ins_uuid SELECT k FROM src_uuid WHERE i % 3 = 2 ORDER BY hashint4(i);
-ANALYZE t_ins_uuid;
+SELECT ins_load('uuid', 0);
 SELECT count(*), count(k), count(DISTINCT k),
        count(*) FILTER (WHERE k = '00000000-0000-0000-0000-000000000000') AS zeros,
        count(*) FILTER (WHERE k = 'ffffffff-ffff-ffff-ffff-ffffffffffff') AS ffs

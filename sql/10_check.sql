@@ -5,6 +5,9 @@
 -- has its entry.  It raises an ERROR on the first violation and returns
 -- nothing otherwise.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 
 -- Every valid bpindex index the earlier files left in the database passes
 -- both checks (the temporary ones of their sessions are gone)

@@ -15,6 +15,9 @@
 -- 00_setup) waits until no other session, here or in another test run on
 -- the same server, can still see the rows just deleted.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 
 -- the checks of this file are the rows of bp_results after this one
 CREATE TABLE mt_start AS SELECT coalesce(max(seq), 0) AS seq FROM bp_results;

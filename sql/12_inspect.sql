@@ -16,6 +16,9 @@
 -- bp_wait_for_horizon() (from 00_setup) waits until no other session can
 -- still see them.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 
 --
 -- bpindex_metap: the default layout and explicit ones.  The indexes of

@@ -4,6 +4,9 @@
 -- indexes).
 --
 -- hypo_explain() and the table t_hypo
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 \i sql/include/hypo_setup.sql
 
 -- without any index: sequential scans

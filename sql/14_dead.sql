@@ -4,6 +4,9 @@
 -- every scan still answers what a sequential scan answers, bpindex_check
 -- accepts them and VACUUM removes them.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 CREATE TABLE t_dead (k int8, v int4) WITH (autovacuum_enabled = off);
 INSERT INTO t_dead SELECT i % 2000, i FROM generate_series(1, 6000) i ORDER BY hashint4(i);
 INSERT INTO t_dead VALUES (NULL, -1), (NULL, -2), (NULL, -4);

@@ -8,6 +8,9 @@
 -- which sort ran; a serial build, since parallel ones always use the
 -- tuplesort.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 SET max_parallel_maintenance_workers = 0;
 CREATE TABLE t_build (i2 int2, i4 int4, i8 int8, o oid, b bool, d date,
                       ts timestamp, i4b int4, tc text COLLATE "C", n numeric,
@@ -65,6 +68,11 @@ BEGIN
     RETURN via_index = via_sort AND cardinality(via_index) = 120000;
 END $$;
 
+-- the DEBUG messages below are the build's; a growing catalog cache says
+-- so too ("rehashing catalog cache"), depending on what the session looked
+-- up before: looking up every operator class first grows it past them
+SELECT bool_and(amvalidate(oid)) AS opclasses_valid FROM pg_opclass
+WHERE opcmethod IN (SELECT oid FROM pg_am WHERE amname IN ('btree', 'bpindex'));
 -- in memory (the default maintenance_work_mem holds the entries)
 SET client_min_messages = debug1;
 CREATE INDEX t_build_i2 ON t_build USING bpindex (i2);

@@ -2,6 +2,9 @@
 -- 16_upgrade: ALTER EXTENSION bpindex UPDATE from the previous version,
 -- in a database of its own, with an index that keeps working across it.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 SELECT current_database() AS up_regress_db,
        current_database() || '_upgrade' AS up_db \gset
 SET client_min_messages = warning;

@@ -13,6 +13,9 @@
 -- Everything deleted, then inserted again: the tree shrinks to its
 -- rightmost leaf under the root, and the reinserts reuse the pages.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 CREATE TABLE t_pd (k int4);
 INSERT INTO t_pd SELECT i FROM generate_series(1, 40000) i;
 CREATE INDEX t_pd_bp ON t_pd USING bpindex (k);

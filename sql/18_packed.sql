@@ -9,6 +9,9 @@
 -- scan (bp_matrix, bp_queries), and bpindex_check, which decodes every
 -- entry and checks it lies within its leaf's fences.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 SET max_parallel_workers_per_gather = 0;
 
 -- the widths of a freshly built index's leaves: how many leaves have

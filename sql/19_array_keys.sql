@@ -11,6 +11,9 @@
 -- compared with the same query run without any index (bp_check and
 -- bp_cursor from 00_setup and 06_scans).
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 CREATE TABLE ak (a int4, b int8, c float8, d date);
 -- (a, b) is unique, so every ORDER BY a, b has one answer; a has NULLs
 INSERT INTO ak

@@ -9,6 +9,9 @@
 -- query run without any index (bp_queries from 00_setup), in index,
 -- index-only and bitmap scans.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 SET max_parallel_workers_per_gather = 0;
 
 SELECT pg_indexam_has_property(oid, 'can_include') FROM pg_am WHERE amname = 'bpindex';

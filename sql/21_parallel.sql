@@ -7,6 +7,9 @@
 -- workers must have been launched) and is compared with the same query
 -- run without any index and without workers (par_run, from 00_setup).
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 CREATE TABLE par (k int8, v int4, w int4);
 INSERT INTO par
 SELECT CASE WHEN i % 997 = 0 THEN NULL ELSE (i::int8 * 7919) % 300007 END, i % 1000, i

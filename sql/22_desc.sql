@@ -10,6 +10,9 @@
 -- and bitmap scans; bp_check expects a backward scan exactly when the
 -- query's first ORDER BY item runs against the index's first column.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 SET max_parallel_workers_per_gather = 0;
 CREATE TABLE dsc (a int4, b int8, f float8, t timestamptz, u uuid, c int4);
 INSERT INTO dsc

@@ -6,6 +6,9 @@
 -- workers comes from max_parallel_maintenance_workers and the table's
 -- parallel_workers, as for btree; a DEBUG1 message says how many started.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 CREATE TABLE pb (k int8, a int4, t timestamptz, c int4)
 WITH (parallel_workers = 2, autovacuum_enabled = off);
 INSERT INTO pb

@@ -9,6 +9,9 @@
 -- inserts that split leaves and internal pages; multi-column indexes mixing
 -- fixed and variable-length columns.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 
 -- text: URLs sharing "https://example.com/" (longer than a prefix), emails,
 -- Greek letters (two bytes each), NULLs and empty strings, duplicates

@@ -4,6 +4,9 @@
 -- collation, which bpindex refuses.  A server built without ICU skips both
 -- (expected/25_collations_1.out).
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 SELECT EXISTS (SELECT FROM pg_collation WHERE collname = 'und-x-icu') AS have_icu \gset
 \if :have_icu
 -- ICU's root order: case and accents second to letters, unlike "C"

@@ -13,6 +13,9 @@
 -- share, which leaves some 200 bytes of each, so that they hold a few
 -- dozen entries too, and a few thousand rows give three levels.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 CREATE FUNCTION t_pdk_key(i int) RETURNS text LANGUAGE sql IMMUTABLE AS $$
     SELECT repeat('k', 190) || lpad(i::text, 6, '0') || repeat(md5(i::text), 6)
 $$;

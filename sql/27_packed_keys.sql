@@ -10,6 +10,9 @@
 -- with the inspection functions, and inserts that the codec cannot hold (a
 -- NULL where the leaf has none, a far heap block) re-encode the leaf.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 
 -- emails under "C", packed (the default) and plain, on two copies
 CREATE TABLE t_pk (k text COLLATE "C", id int4);

@@ -10,6 +10,9 @@
 -- bpindex_page_items shows the pivots; results are compared with
 -- sequential scans and every tree is checked with bpindex_check.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 
 -- The pivots (and low keys) of the internal pages of an index, as text.
 CREATE FUNCTION piv_keys(idx regclass) RETURNS SETOF text LANGUAGE sql AS $$

@@ -6,6 +6,9 @@
 -- shape is compared with a sequential scan (bp_matrix), sizes with btree
 -- on a copy of the same rows, the tree with bpindex_check.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 
 -- URL-like keys with a 38-byte common prefix: leaves strip it and more
 -- (the prefix their entries share), and the index takes well under half

@@ -8,6 +8,9 @@
 -- with heapallindexed; a difference is an ERROR in this output.
 -- bash scripts/key_fuzz.sh runs the same steps for longer.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 SET client_min_messages = warning;
 \set ECHO none
 \i sql/include/key_fuzz.sql

@@ -5,6 +5,9 @@
 -- counts, balance) and the index stays sound and answers like a
 -- sequential scan.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 CREATE FUNCTION lk_chain(n int, len int) RETURNS text LANGUAGE sql AS
   $$ SELECT left(string_agg(md5((n * 1000 + i)::text), ''), len)
      FROM generate_series(1, len / 32 + 1) i $$;

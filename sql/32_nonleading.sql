@@ -8,6 +8,9 @@
 -- the second column alone costs about a scan of the whole index, and the
 -- planner takes an index on that column when there is one.
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 CREATE TABLE nl (a int4, b int8, c int4);
 INSERT INTO nl SELECT g % 10, g, g FROM generate_series(1, 200000) g;
 CREATE INDEX nl_ab ON nl USING bpindex (a, b);

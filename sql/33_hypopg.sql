@@ -3,6 +3,9 @@
 -- btree indexes, in the same plans.  Needs the hypopg extension, so it runs
 -- only where the server has it (see the Makefile).
 --
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
 CREATE EXTENSION IF NOT EXISTS hypopg;
 
 -- hypo_explain() and the table t_hypo
