@@ -32,7 +32,7 @@ FROM pg_opfamily opf
      JOIN pg_operator op ON op.oid = amop.amopopr
 WHERE opf.opfmethod = (SELECT oid FROM pg_am WHERE amname = 'bpindex')
 GROUP BY opf.oid, opf.opfname, amop.amoplefttype, amop.amoprighttype
-ORDER BY 1, 2::text, 3::text;
+ORDER BY 1, amop.amoplefttype::regtype::text, amop.amoprighttype::regtype::text;
 
 -- Capabilities of the access method
 SELECT p.name, pg_indexam_has_property(am.oid, p.name)

@@ -78,6 +78,40 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;
 SELECT count(*) FROM up_t WHERE k BETWEEN 10 AND 20;
 RESET enable_seqscan;
 SELECT bpindex_check('up_t_bp', true);
+-- 1.7: a default operator class for every type with a default btree
+-- operator class; before the update an enum column has none
+CREATE TYPE up_mood AS ENUM ('low', 'high');
+CREATE TABLE up_types (m up_mood, j jsonb, iv interval);
+INSERT INTO up_types
+SELECT (ARRAY['low', 'high'])[1 + i % 2]::up_mood, jsonb_build_object('n', i % 50),
+       (i % 30) * interval '1 hour'
+FROM generate_series(1, 3000) i;
+CREATE INDEX up_types_bp ON up_types USING bpindex (m, j, iv);
+ALTER EXTENSION bpindex UPDATE TO '1.7';
+SELECT extversion FROM pg_extension WHERE extname = 'bpindex';
+SELECT count(*) AS btree_types_without_class
+FROM pg_opclass bt
+WHERE bt.opcmethod = (SELECT oid FROM pg_am WHERE amname = 'btree') AND bt.opcdefault
+  AND NOT EXISTS (SELECT FROM pg_opclass bp
+                  WHERE bp.opcmethod = (SELECT oid FROM pg_am WHERE amname = 'bpindex')
+                    AND bp.opcdefault AND bp.opcintype = bt.opcintype);
+SELECT opcname, amvalidate(oid) FROM pg_opclass
+WHERE opcmethod = (SELECT oid FROM pg_am WHERE amname = 'bpindex') AND NOT amvalidate(oid);
+CREATE INDEX up_types_bp ON up_types USING bpindex (m, j, iv);
+VACUUM ANALYZE up_types;
+SELECT bpindex_check('up_types_bp', true);
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM up_types WHERE m = 'high' AND j = '{"n": 7}';
+SELECT count(*) FROM up_types WHERE m = 'high' AND j = '{"n": 7}';
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+SELECT count(*) FROM up_types WHERE m = 'high' AND j = '{"n": 7}';
+-- and the indexes of 1.6 keep taking inserts
+INSERT INTO up_t SELECT i FROM generate_series(3001, 4000) i;
+SELECT bpindex_check('up_t_bp', true);
+DROP TABLE up_types;
+DROP TYPE up_mood;
 -- the update scripts are the only way to 1.2 from 1.0, and a fresh install
 -- reaches the same objects
 SELECT version, installed FROM pg_available_extension_versions

@@ -60,6 +60,7 @@
 #include "bphypo.h"
 #include "bpoptions.h"
 #include "bpslot.h"
+#include "bpstate.h"
 
 PG_FUNCTION_INFO_V1(bpindex_hypo_create_index);
 PG_FUNCTION_INFO_V1(bpindex_hypo_list_indexes);
@@ -295,6 +296,7 @@ add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
 				 errmsg("bpindex cannot index column \"%s\": type %s has no stored length",
 						elem->name, format_type_be(att->atttypid))));
 	opclass = ResolveOpClass(elem->opclass, att->atttypid, "bpindex", amoid);
+	bp_check_column_class(amoid, att->atttypid, opclass, elem->name, NULL);
 	hypo->opfamily[i] = get_opclass_family(opclass);
 	hypo->opcintype[i] = get_opclass_input_type(opclass);
 	hypo->collation[i] = elem->collation ?

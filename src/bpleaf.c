@@ -250,7 +250,7 @@ bp_store_entry_slot(const BpSlotDesc *desc, Page page, Size floor,
 			elog(ERROR, "bpindex: an entry's key is shorter than its leaf's shared prefix");
 		SET_VARSIZE(part, VARHDRSZ + len - key_strip);
 		memcpy(VARDATA(part), VARDATA_ANY(key) + key_strip, len - key_strip);
-		offset = bp_page_store_key(desc, page, floor, part,
+		offset = bp_page_store_key(desc, 0, page, floor, part,
 								   same != NULL && !bp_slot_isnull(desc, same, 0) ?
 								   same + desc->att_offset[0] : NULL);
 		if (offset == 0)

@@ -493,7 +493,7 @@ store_leaf_prefix(Page page, const BpSlotDesc *desc, const char *region,
 	Assert(first != NULL);
 	SET_VARSIZE(prefix, VARHDRSZ + window_start);
 	memcpy(VARDATA(prefix), VARDATA_ANY(first), window_start);
-	offset = bp_page_add_key(page, bp_region_end(page, region), prefix);
+	offset = bp_page_add_key(desc, 0, page, bp_region_end(page, region), prefix);
 	if (offset == 0)
 		elog(ERROR, "bpindex: the keys of a leaf do not fit its plan");
 	return (uint16) offset;

@@ -221,37 +221,40 @@ bp_page_key_room(Page page, Size floor)
 }
 
 /*
- * Where key would go in the key area of page, not below floor, or 0 if it
- * does not fit.  A key with a 4-byte header is aligned for it.
+ * Where key (of column att) would go in the key area of page, not below
+ * floor, or 0 if it does not fit.  A key with a 4-byte header is aligned
+ * as its type says.
  */
 static Size
-page_next_key_offset(Page page, Size floor, const char *key)
+page_next_key_offset(const BpSlotDesc *desc, int att, Page page, Size floor,
+					 const char *key)
 {
-	Size		size = bp_key_stored_size(key);
+	Size		size = bp_key_stored_size(desc, att, key);
 	Size		low = BpPageGetOpaque(page)->key_low;
 
 	if (low < size + floor)
 		return 0;
 	low -= size;
-	if (size > VARATT_SHORT_MAX)
-		low = TYPEALIGN_DOWN(ALIGNOF_INT, low);
+	if (bp_key_stored_long(desc, att, key))
+		low = TYPEALIGN_DOWN(desc->key_align[att], low);
 	return low >= floor ? low : 0;
 }
 
 /*
- * Copy key into the key area of page, not below floor; returns its
- * offset, or 0 if it does not fit.
+ * Copy key (of column att) into the key area of page, not below floor;
+ * returns its offset, or 0 if it does not fit.
  */
 Size
-bp_page_add_key(Page page, Size floor, const char *key)
+bp_page_add_key(const BpSlotDesc *desc, int att, Page page, Size floor,
+				const char *key)
 {
-	Size		offset = page_next_key_offset(page, floor, key);
-	Size		size = bp_key_stored_size(key);
+	Size		offset = page_next_key_offset(desc, att, page, floor, key);
+	Size		size = bp_key_stored_size(desc, att, key);
 	char	   *dst = (char *) page + offset;
 
 	if (offset == 0)
 		return 0;
-	if (size > VARATT_SHORT_MAX)
+	if (bp_key_stored_long(desc, att, key))
 	{
 		SET_VARSIZE(dst, size);
 		memcpy(dst + VARHDRSZ, VARDATA_ANY(key), size - VARHDRSZ);
@@ -288,13 +291,13 @@ bp_slot_from_page(const BpSlotDesc *desc, const char *page, const char *keys,
 }
 
 /*
- * The offset in the key area of page of key (a varlena): the key that
- * same_field (a key field of a slot stored in page, or NULL) refers to if
- * that is equal, else a copy added there (not below floor); 0 if it does
- * not fit.
+ * The offset in the key area of page of key (a varlena of column att):
+ * the key that same_field (a key field of a slot stored in page, or NULL)
+ * refers to if that is equal, else a copy added there (not below floor);
+ * 0 if it does not fit.
  */
 Size
-bp_page_store_key(const BpSlotDesc *desc, Page page, Size floor,
+bp_page_store_key(const BpSlotDesc *desc, int att, Page page, Size floor,
 				  const char *key, const char *same_field)
 {
 	if (same_field != NULL)
@@ -304,7 +307,7 @@ bp_page_store_key(const BpSlotDesc *desc, Page page, Size floor,
 		if (bp_keys_equal(key, other))
 			return other - (const char *) page;
 	}
-	return bp_page_add_key(page, floor, key);
+	return bp_page_add_key(desc, att, page, floor, key);
 }
 
 /*
@@ -330,7 +333,7 @@ bp_slot_to_page(const BpSlotDesc *desc, Page page, Size floor,
 		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, stored, i))
 			continue;
 		key = bp_key_field_value(desc, NULL, field);
-		offset = bp_page_store_key(desc, page, floor, key,
+		offset = bp_page_store_key(desc, i, page, floor, key,
 								   same != NULL && !bp_slot_isnull(desc, same, i) ?
 								   same + desc->att_offset[i] : NULL);
 		if (offset == 0)

@@ -15,11 +15,13 @@
 #include "bpformat.h"
 #include "bpslot.h"
 
-extern Size bp_page_store_key(const BpSlotDesc *desc, Page page, Size floor,
-							  const char *key, const char *same_field);
+extern Size bp_page_store_key(const BpSlotDesc *desc, int att, Page page,
+							  Size floor, const char *key,
+							  const char *same_field);
 extern void bp_page_start_keys(Page page);
 extern Size bp_page_key_room(Page page, Size floor);
-extern Size bp_page_add_key(Page page, Size floor, const char *key);
+extern Size bp_page_add_key(const BpSlotDesc *desc, int att, Page page,
+							Size floor, const char *key);
 extern void bp_slot_from_page(const BpSlotDesc *desc, const char *page,
 							  const char *keys, const char *stored, char *out);
 extern bool bp_slot_to_page(const BpSlotDesc *desc, Page page, Size floor,

@@ -124,8 +124,10 @@ compare_elements(const void *a, const void *b, void *arg)
 
 /*
  * The sorted distinct non-NULL elements of an array key's argument, in
- * *elems; returns their count.  They are compared with the element type's
- * comparison in the column's operator family.
+ * *elems; returns their count.  They are compared with the comparison of
+ * the key's argument type in the column's operator family: the type of its
+ * operator's right side (anyenum, say, for an array of an enum), as nbtree
+ * sorts them.
  */
 static int
 sorted_array_elements(Relation index, const ScanKey sk, Datum **elems)
@@ -133,6 +135,8 @@ sorted_array_elements(Relation index, const ScanKey sk, Datum **elems)
 	ArrayType  *array = DatumGetArrayTypeP(sk->sk_argument);
 	Oid			elemtype = ARR_ELEMTYPE(array);
 	int			att = sk->sk_attno - 1;
+	Oid			ordertype = OidIsValid(sk->sk_subtype) ? sk->sk_subtype :
+		index->rd_opcintype[att];
 	ElementOrder order;
 	int16		elmlen;
 	bool		elmbyval;
@@ -148,7 +152,7 @@ sorted_array_elements(Relation index, const ScanKey sk, Datum **elems)
 	for (int i = 0; i < n; i++)
 		if (!nulls[i])
 			values[kept++] = values[i];	/* "col = NULL" matches nothing */
-	fmgr_info(comparison_proc(index, att, elemtype, elemtype), &order.cmp);
+	fmgr_info(comparison_proc(index, att, ordertype, ordertype), &order.cmp);
 	order.collation = sk->sk_collation;
 	qsort_arg(values, kept, sizeof(Datum), compare_elements, &order);
 	n = 0;

@@ -49,6 +49,7 @@ bp_compare_kind(Oid proc)
 		case F_DATE_CMP:
 			return BP_CMP_INT4;
 		case F_BTINT8CMP:
+		case F_CASH_CMP:
 		case F_TIMESTAMP_CMP:
 		case F_TIMESTAMPTZ_CMP:
 		case F_TIME_CMP:
@@ -207,7 +208,8 @@ key_column_order(Relation index, int att, Oid proc, Oid collation)
 
 /*
  * A variable-length key column takes a key field (bpslot.h); its
- * prefixes decide its order when the order is bytewise.
+ * prefixes decide its order when the order is bytewise.  Its keys are
+ * stored for the type's functions to read in place (key_align, key_plain).
  */
 static void
 init_key_column(Relation index, BpSlotDesc *desc, int att, int16 *length,
@@ -218,6 +220,11 @@ init_key_column(Relation index, BpSlotDesc *desc, int att, int16 *length,
 
 	desc->has_keys = true;
 	desc->att_byval[att] = false;
+	desc->key_align[att] = (uint8) Max(ALIGNOF_INT,
+									   att_align_nominal(1, *align));
+	desc->key_plain[att] =
+		get_typstorage(TupleDescAttr(RelationGetDescr(index), att)->atttypid) ==
+		TYPSTORAGE_PLAIN;
 	desc->blank_padded[att] = proc == F_BPCHARCMP;
 	/* collations are deterministic (bp_check_columns) */
 	desc->equal_bytes[att] = proc == F_BTTEXTCMP || proc == F_BYTEACMP;
@@ -258,6 +265,8 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		desc->nulls_first[i] = false;
 		desc->blank_padded[i] = false;
 		desc->equal_bytes[i] = false;
+		desc->key_align[i] = ALIGNOF_INT;
+		desc->key_plain[i] = false;
 		desc->key_order[i] = NULL;
 		if (i >= desc->natts)
 		{
@@ -501,17 +510,26 @@ store_byval(char *dst, Datum value, int16 len)
 	}
 }
 
-/* Bytes a key takes in a key area: a 1-byte header if it can have one. */
-Size
-bp_key_stored_size(const char *key)
+/*
+ * Does a key area store key (of column att) with a 4-byte header: a key
+ * too long for a 1-byte one, or any key of a type of plain storage?
+ */
+bool
+bp_key_stored_long(const BpSlotDesc *desc, int att, const char *key)
 {
-	Size		data;
+	return desc->key_plain[att] ||
+		VARSIZE_ANY_EXHDR(key) + VARHDRSZ_SHORT > VARATT_SHORT_MAX;
+}
 
-	if (VARATT_IS_SHORT(key))
-		return VARSIZE_SHORT(key);
-	data = VARSIZE(key) - VARHDRSZ;
-	return data + VARHDRSZ_SHORT <= VARATT_SHORT_MAX ? data + VARHDRSZ_SHORT :
-		data + VARHDRSZ;
+/*
+ * Bytes key (of column att) takes in a key area: a 1-byte header if it can
+ * have one.
+ */
+Size
+bp_key_stored_size(const BpSlotDesc *desc, int att, const char *key)
+{
+	return VARSIZE_ANY_EXHDR(key) +
+		(bp_key_stored_long(desc, att, key) ? VARHDRSZ : VARHDRSZ_SHORT);
 }
 
 /*
@@ -541,7 +559,7 @@ set_key_field(const BpSlotDesc *desc, int att, char *field, Datum value)
 
 	bp_key_prefix(desc, att, field, key);
 	bp_set_key_ref(field, (uint64) (uintptr_t) key);
-	return bp_key_stored_size(key);
+	return bp_key_stored_size(desc, att, key);
 }
 
 /* Raise the error for an entry whose keys exceed BP_MAX_KEY_SIZE. */
@@ -714,9 +732,9 @@ bp_keys_equal(const char *a, const char *b)
 }
 
 /*
- * Bytes the keys of a logical slot take in a key area (4-byte headers
- * counted with their worst alignment), but for those equal to the same
- * column's key of the logical slot prev (if not NULL), which the slot
+ * Bytes the keys of a logical slot take in a key area (keys with 4-byte
+ * headers counted with their worst alignment), but for those equal to the
+ * same column's key of the logical slot prev (if not NULL), which the slot
  * would share.
  */
 Size
@@ -736,8 +754,9 @@ bp_slot_new_keys_size(const BpSlotDesc *desc, const char *slot,
 		if (prev != NULL && !bp_slot_isnull(desc, prev, i) &&
 			bp_keys_equal(key, bp_key_field_value(desc, NULL, prev + desc->att_offset[i])))
 			continue;
-		key_size = bp_key_stored_size(key);
-		size += key_size > VARATT_SHORT_MAX ? key_size + ALIGNOF_INT - 1 : key_size;
+		key_size = bp_key_stored_size(desc, i, key);
+		size += bp_key_stored_long(desc, i, key) ?
+			key_size + desc->key_align[i] - 1 : key_size;
 	}
 	return size;
 }
@@ -767,7 +786,10 @@ bp_slot_key_prefixes_valid(const BpSlotDesc *desc, const char *slot)
 	return true;
 }
 
-/* Bytes that copies of the keys of a logical slot take, each aligned. */
+/*
+ * Bytes that copies of the keys of a logical slot take at most, each
+ * aligned (bp_slot_copy_keys).
+ */
 static Size
 slot_keys_copy_size(const BpSlotDesc *desc, const char *slot)
 {
@@ -775,7 +797,7 @@ slot_keys_copy_size(const BpSlotDesc *desc, const char *slot)
 
 	for (int i = 0; desc->has_keys && i < desc->natts; i++)
 		if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, slot, i))
-			size += INTALIGN(VARSIZE_ANY(bp_key_field_value(desc, NULL,
+			size += MAXALIGN(VARSIZE_ANY(bp_key_field_value(desc, NULL,
 															slot + desc->att_offset[i])));
 	return size;
 }
@@ -795,9 +817,10 @@ bp_copy_slot(const BpSlotDesc *desc, const char *slot)
 
 /*
  * Copy the logical slot to out and its keys into keys (BP_KEYS_BUFSIZE
- * bytes), referring to them by pointer, or with as_offsets by their
- * offsets from keys (to cross into another process's memory, where
- * bp_slot_resolve_offsets turns them back into pointers).
+ * bytes, maximally aligned), referring to them by pointer, or with
+ * as_offsets by their offsets from keys (to cross into another process's
+ * memory, where bp_slot_resolve_offsets turns them back into pointers).
+ * A key with a 4-byte header is aligned as its type says.
  */
 void
 bp_slot_copy_keys(const BpSlotDesc *desc, const char *slot, char *out,
@@ -814,12 +837,14 @@ bp_slot_copy_keys(const BpSlotDesc *desc, const char *slot, char *out,
 		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, out, i))
 			continue;
 		key = bp_key_field_value(desc, NULL, field);
+		if (!VARATT_IS_SHORT(key))
+			used = TYPEALIGN(desc->key_align[i], used);
 		if (used + VARSIZE_ANY(key) > BP_KEYS_BUFSIZE)
 			elog(ERROR, "bpindex: the keys of a slot exceed %d bytes",
 				 BP_KEYS_BUFSIZE);
 		memcpy(keys + used, key, VARSIZE_ANY(key));
 		bp_set_key_ref(field, as_offsets ? used : (uint64) (uintptr_t) (keys + used));
-		used = INTALIGN(used + VARSIZE_ANY(key));
+		used += VARSIZE_ANY(key);
 	}
 }
 

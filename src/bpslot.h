@@ -27,7 +27,7 @@ typedef enum BpCompareKind
 	BP_CMP_FMGR,				/* call support function 1 */
 	BP_CMP_INT2,
 	BP_CMP_INT4,				/* int4, date */
-	BP_CMP_INT8,				/* int8, timestamp, timestamptz, time */
+	BP_CMP_INT8,				/* int8, timestamp, timestamptz, time, money */
 	BP_CMP_UINT32,				/* oid */
 	BP_CMP_BOOL,
 	BP_CMP_FLOAT4,
@@ -62,10 +62,10 @@ typedef enum BpCompareKind
 /*
  * Largest sum of the variable-length keys of an entry, in bytes with their
  * headers as a key area stores them; and room for such keys elsewhere
- * (headers of 4 bytes, aligned).
+ * (headers of 4 bytes, each key aligned for its type).
  */
 #define BP_MAX_KEY_SIZE		(BLCKSZ / 10)
-#define BP_KEYS_BUFSIZE		(BP_MAX_KEY_SIZE + 8 * INDEX_MAX_KEYS)
+#define BP_KEYS_BUFSIZE		(BP_MAX_KEY_SIZE + 16 * INDEX_MAX_KEYS)
 
 /*
  * The high bits of the heap TID's offset number in a slot, which heap
@@ -105,6 +105,15 @@ typedef struct BpSlotDesc
 												 * their bytes are (text
 												 * under a deterministic
 												 * collation, bytea) */
+	/*
+	 * How a key area stores the keys of a variable-length column: a key
+	 * with a 4-byte header at the type's alignment (at least an int's), so
+	 * that the type's functions may read it in place; a 4-byte header for
+	 * every key of a type of plain storage (oidvector), whose functions
+	 * read its values without detoasting them.
+	 */
+	uint8		key_align[INDEX_MAX_KEYS];
+	bool		key_plain[INDEX_MAX_KEYS];
 	Oid			index_oid;		/* for errors */
 	Oid			collation[INDEX_MAX_KEYS];
 	FmgrInfo   *cmp_proc[INDEX_MAX_KEYS];	/* support function 1 */
@@ -367,7 +376,10 @@ extern void bp_separator(const BpSlotDesc *desc, const char *left,
 extern int	bp_compare_page_slots(const BpSlotDesc *desc, const char *page_a,
 								  const char *page_b, const char *a,
 								  const char *b);
-extern Size bp_key_stored_size(const char *key);
+extern bool bp_key_stored_long(const BpSlotDesc *desc, int att,
+							   const char *key);
+extern Size bp_key_stored_size(const BpSlotDesc *desc, int att,
+							   const char *key);
 extern Size bp_slot_keys_size(const BpSlotDesc *desc, const char *slot);
 extern Size bp_slot_new_keys_size(const BpSlotDesc *desc, const char *slot,
 								  const char *prev);

@@ -11,9 +11,14 @@
 
 #include "access/amvalidate.h"
 #include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/stratnum.h"
 #include "access/tupmacs.h"
 #include "catalog/pg_type.h"
 #include "catalog/index.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_opclass.h"
 #include "commands/defrem.h"
 #include "mb/pg_wchar.h"
 #include "storage/indexfsm.h"
@@ -27,7 +32,9 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/sortsupport.h"
+#include "utils/syscache.h"
 
+#include "bpcompat.h"
 #include "bpformat.h"
 #include "bpgeometry.h"
 #include "bpinternal.h"
@@ -192,9 +199,119 @@ bp_get_state(Relation index)
 	return state;
 }
 
+/* The name of an operator class, for messages. */
+static char *
+class_name(Oid opclass)
+{
+	HeapTuple	tuple = SearchSysCache1(CLAOID, ObjectIdGetDatum(opclass));
+	char	   *name;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for operator class %u", opclass);
+	name = pstrdup(NameStr(((Form_pg_opclass) GETSTRUCT(tuple))->opcname));
+	ReleaseSysCache(tuple);
+	return name;
+}
+
 /*
- * Reject columns bpindex cannot store (variable-length types) and key
- * columns without a comparison function, naming the column.
+ * The name of a type, for messages: unqualified, so that it reads the same
+ * under CREATE INDEX's restricted search_path (PostgreSQL 17 and later).
+ */
+static const char *
+type_name(Oid type)
+{
+	HeapTuple	tuple = SearchSysCache1(TYPEOID, ObjectIdGetDatum(type));
+	const char *name;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for type %u", type);
+	name = pstrdup(NameStr(((Form_pg_type) GETSTRUCT(tuple))->typname));
+	ReleaseSysCache(tuple);
+	return quote_identifier(name);
+}
+
+/*
+ * The btree operator family whose "<" is the "<" of a bpindex operator
+ * class: the order the class gives its input type; InvalidOid if none.
+ */
+static Oid
+btree_family_of_class(Oid opclass)
+{
+	Oid			type = get_opclass_input_type(opclass);
+	Oid			less = get_opfamily_member(get_opclass_family(opclass), type,
+										   type, BTLessStrategyNumber);
+	Oid			family;
+	Oid			btree_type;
+	BpOrderingKind kind;
+
+	if (!OidIsValid(less) ||
+		!get_ordering_op_properties(less, &family, &btree_type, &kind))
+		return InvalidOid;
+	return family;
+}
+
+/*
+ * Refuse opclass, the bpindex operator class of a key column of type type
+ * (column, of index, or of a hypothetical index if index is NULL), when
+ * CREATE INDEX chose it by default for another input type than the
+ * column's (one the column's type is binary-coercible to) and the type's
+ * own default btree operator class orders it otherwise: citext, indexed
+ * as text, would not find its case-insensitive equals.  A domain takes its
+ * base type's class, and a polymorphic class (anyarray, anyenum, ...)
+ * orders as btree's.  A class named in CREATE INDEX that is not the
+ * default is the user's choice; naming the default cannot be told from
+ * leaving it out (pg_dump leaves it out), so it is refused as well.
+ */
+void
+bp_check_column_class(Oid amoid, Oid type, Oid opclass, const char *column,
+					  const char *index)
+{
+	Oid			opcintype = get_opclass_input_type(opclass);
+	Oid			own;
+	Oid			family;
+
+	if (getBaseType(type) == opcintype ||
+		GetDefaultOpClass(type, amoid) != opclass)
+		return;
+	own = GetDefaultOpClass(type, BTREE_AM_OID);
+	family = btree_family_of_class(opclass);
+	if (!OidIsValid(own) || !OidIsValid(family) ||
+		get_opclass_family(own) == family)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 index != NULL ?
+			 errmsg("bpindex operator class \"%s\" for type %s does not order column \"%s\" (type %s) of index \"%s\" as btree does",
+					class_name(opclass), format_type_be(opcintype),
+					column, type_name(type), index) :
+			 errmsg("bpindex operator class \"%s\" for type %s does not order column \"%s\" (type %s) as btree does",
+					class_name(opclass), format_type_be(opcintype),
+					column, type_name(type)),
+			 errdetail("It is the default operator class of bpindex for type %s, which is binary-coercible to %s; the default btree operator class of type %s is \"%s\", of another operator family.",
+					   type_name(type), format_type_be(opcintype),
+					   type_name(type), class_name(own)),
+			 errhint("Create an operator class of bpindex for type %s and name it in CREATE INDEX, or index the expression (%s::%s) to order the values as %s.",
+					 type_name(type), quote_identifier(column),
+					 format_type_be(opcintype), format_type_be(opcintype))));
+}
+
+/* The operator class of key column att of index (pg_index.indclass). */
+static Oid
+column_class(Relation index, int att)
+{
+	bool		isnull;
+	Datum		indclass = SysCacheGetAttr(INDEXRELID, index->rd_indextuple,
+										   Anum_pg_index_indclass, &isnull);
+
+	Assert(!isnull);
+	return ((oidvector *) DatumGetPointer(indclass))->values[att];
+}
+
+/*
+ * Reject columns bpindex cannot store (variable-length types), key
+ * columns without a comparison function and key columns whose operator
+ * class does not order their type as btree does (bp_check_column_class),
+ * naming the column.
  */
 void
 bp_check_columns(Relation index)
@@ -247,6 +364,9 @@ bp_check_columns(Relation index)
 							RelationGetRelationName(index),
 							format_type_be(index->rd_opcintype[i])),
 					 errdetail("Support function 1 of a bpindex operator class must compare two values of the class's input type and return int4.")));
+		bp_check_column_class(index->rd_rel->relam, att->atttypid,
+							  column_class(index, i), NameStr(att->attname),
+							  RelationGetRelationName(index));
 	}
 }
 

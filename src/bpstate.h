@@ -35,6 +35,8 @@ extern Buffer bp_read_buffer_for_cleanup(Relation index, BlockNumber blkno);
 extern void bp_check_page(Relation index, Buffer buf, Page page);
 extern void bp_read_meta(Relation index, BpMetaPageData *meta);
 extern void bp_check_columns(Relation index);
+extern void bp_check_column_class(Oid amoid, Oid type, Oid opclass,
+								  const char *column, const char *index);
 extern Relation bp_open_index(Oid indexoid, LOCKMODE lockmode);
 
 #endif							/* BPSTATE_H */

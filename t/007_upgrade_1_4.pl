@@ -120,7 +120,17 @@ check_index($node, $_, 1, '1.4 indexes, this library') for @indexes;
 $node->safe_psql('postgres', 'ALTER EXTENSION bpindex UPDATE');
 is($node->safe_psql('postgres',
 		"SELECT extversion FROM pg_extension WHERE extname = 'bpindex'"),
-	'1.6', 'the extension is at 1.6');
+	'1.7', 'the extension is at 1.7');
+is( $node->safe_psql(
+		'postgres', q{
+	SELECT count(*) FROM pg_opclass bt
+	WHERE bt.opcmethod = (SELECT oid FROM pg_am WHERE amname = 'btree')
+	  AND bt.opcdefault
+	  AND NOT EXISTS (SELECT FROM pg_opclass bp
+					  WHERE bp.opcmethod = (SELECT oid FROM pg_am WHERE amname = 'bpindex')
+						AND bp.opcdefault AND bp.opcintype = bt.opcintype)}),
+	'0',
+	'after the update, every type with a default btree operator class has a bpindex one');
 is( $node->safe_psql(
 		'postgres',
 		"SELECT count(*) FILTER (WHERE prefix_bytes > 0) FROM bpindex_leaves('t_url_bp')"),

@@ -249,7 +249,9 @@ $$;
 -- consecutive pair of probes, in every mode that applies.  One row per
 -- shape: the seq scan's row count and a cell per mode (ok; PLAN: the plan
 -- is not the expected bpindex scan; DIFF: the result differs from the
--- seq scan's; -: mode not applicable).
+-- seq scan's; -: mode not applicable).  A composite column has no IS NULL
+-- shapes (a row's IS NULL tests its fields, and is no index condition),
+-- an array column no = ANY shape (its probes would be elements).
 --
 CREATE OR REPLACE FUNCTION bp_matrix(label text, tab text, col text, probes text[])
 RETURNS TABLE (shape text, nrows bigint, idx text, ionly text, bitmap text)
@@ -266,20 +268,28 @@ DECLARE
     ord text[] := ARRAY['index', 'indexonly'];
     r bp_results;
     lv text;
+    category "char";
 BEGIN
-    SELECT format_type(a.atttypid, a.atttypmod) INTO STRICT typ
-    FROM pg_attribute a
+    SELECT format_type(a.atttypid, a.atttypmod),
+           coalesce(b.typcategory, t.typcategory) INTO STRICT typ, category
+    FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
+         LEFT JOIN pg_type b ON b.oid = t.typbasetype
     WHERE a.attrelid = tab::regclass AND a.attname = col;
 
     -- shapes without a probe
-    conds := conds || format('where %s is null', c)
-                   || format('where %s is not null', c);
+    IF category <> 'C' THEN
+        conds := conds || format('where %s is null', c)
+                       || format('where %s is not null', c);
+    END IF;
     ordered := ordered || format('order by %s', c)
                        || format('order by %s desc', c)
                        || format('order by %s limit 10', c)
-                       || format('order by %s desc limit 10', c)
-                       || format('where %s is not null order by %s desc limit 10', c, c)
-                       || format('where %s is null order by %s', c, c);
+                       || format('order by %s desc limit 10', c);
+    IF category <> 'C' THEN
+        ordered := ordered
+            || format('where %s is not null order by %s desc limit 10', c, c)
+            || format('where %s is null order by %s', c, c);
+    END IF;
     -- one probe
     FOREACH v IN ARRAY probes LOOP
         FOREACH op IN ARRAY ARRAY['=', '<', '<=', '>=', '>'] LOOP
@@ -315,7 +325,7 @@ BEGIN
                             r.nrows, r.idx, r.ionly, r.bitmap;
     END LOOP;
     -- bitmap only: = any(array), which a bitmap index scan expands itself
-    IF array_length(probes, 1) > 0 THEN
+    IF array_length(probes, 1) > 0 AND category <> 'A' THEN
         s := format('where %s = any(%L::%s[])', c, probes, typ);
         r := bp_run(label, format('select %s from %s %s', c, tab, s),
                     format('where %s = any(<all probes>)', c), ARRAY['bitmap']);
