@@ -139,6 +139,46 @@ SELECT * FROM bp_queries('skip packed', ARRAY[
 DROP INDEX sk_ab;
 CREATE INDEX sk_ab ON sk USING bpindex (a, b) WITH (fillfactor = 10, packed_leaves = off);
 
+-- mixed group sizes: prefixes of two entries (leaves read whole), then
+-- long ones (skipping again), of three; NULLs in both columns
+CREATE TABLE skx (a int4, b int4, c int4);
+INSERT INTO skx SELECT i / 2, i % 37, i FROM generate_series(1, 6000) i;
+INSERT INTO skx SELECT 5000 + i % 4, i % 1000, i FROM generate_series(1, 8000) i;
+INSERT INTO skx SELECT 6000 + i / 3, i % 11, i FROM generate_series(1, 3000) i;
+INSERT INTO skx SELECT NULL, i % 50, i FROM generate_series(1, 500) i;
+INSERT INTO skx SELECT 7000 + i % 2, NULL, i FROM generate_series(1, 300) i;
+CREATE INDEX skx_ab ON skx USING bpindex (a, b) WITH (fillfactor = 20, packed_leaves = off);
+VACUUM ANALYZE skx;
+DO $$
+DECLARE
+    q text;
+    conds text[] := ARRAY['b = 7', 'b in (0, 7, 36, 500)', 'b between 3 and 5', 'b < 2',
+                          'b > 990', 'b is null', 'a > 2990 and b = 3',
+                          'a between 4990 and 6100 and b in (1, 9)', 'a is null and b = 3',
+                          'b >= 36'];
+    ords text[] := ARRAY['', ' order by a, b', ' order by a desc, b desc',
+                         ' order by a, b limit 50', ' order by a desc, b desc limit 50'];
+BEGIN
+    FOREACH q IN ARRAY conds LOOP
+        FOR i IN 1 .. array_length(ords, 1) LOOP
+            PERFORM bp_run('skip mixed', 'select a, b from skx where ' || q || ords[i],
+                           'select a, b from skx where ' || q || ords[i]);
+        END LOOP;
+    END LOOP;
+END $$;
+SELECT shape, idx, ionly, bitmap FROM bp_results WHERE label = 'skip mixed' AND NOT ok;
+-- cursors going both ways across small and long prefixes: the steps that
+-- differ from the sequential scan's (none)
+SELECT * FROM bp_cursor('select a, b from skx where b = 7 order by a, b',
+    ARRAY['forward 100', 'prior', 'backward 50', 'next', 'forward 300', 'backward 200',
+          'forward 400', 'last', 'backward 300', 'next', 'forward 1000', 'prior', 'prior',
+          'backward 700', 'forward 20'], 'index') WHERE NOT same OR n = 0;
+SELECT * FROM bp_cursor('select a, b from skx where b in (1, 9, 36) order by a desc, b desc',
+    ARRAY['forward 100', 'prior', 'backward 50', 'next', 'forward 300', 'backward 200',
+          'forward 400', 'last', 'backward 300', 'next', 'forward 1000', 'prior', 'prior',
+          'backward 700', 'forward 20'], 'indexonly') WHERE NOT same OR n = 0;
+DROP TABLE skx;
+
 SELECT * FROM bp_failures('skip%');
 
 -- the plans: the index, with the later column's qual as an index condition

@@ -365,20 +365,41 @@ first_true(const char *items, int n, uint16 width, BpaPredicateFn pred,
 }
 
 /*
+ * Skip scan: do the fences of the leaf of pos show that no entry of it
+ * lies beyond the current prefix in the scan direction?
+ */
+static bool
+leaf_within_prefix(BpScanOpaque so, const BpScanPos *pos, ScanDirection dir)
+{
+	if (!so->keys.prefix_set)
+		return false;
+	if (ScanDirectionIsForward(dir))
+		return (pos->flags & BP_HAS_HIGH) &&
+			bp_before_next_prefix(pos->highkey, &so->keys);
+	return (pos->flags & BP_HAS_LOW) &&
+		bp_after_prev_prefix(pos->lowkey, &so->keys);
+}
+
+/*
  * Copy the entries of the locked leaf into pos->items in ascending order.
  * A point scan copies the range only (the log and one or two blocks) and
  * sorts that; other scans merge the log with the blocks that can hold
- * entries of the range (entries above it may follow, never below); a skip
- * scan, of its outer range.
+ * entries of the range (entries above it may follow, never below).  A
+ * skip scan copies the leaf's part of its outer range whole, where the
+ * next prefix may be sought, and else, in a leaf whose entries lie within
+ * the current prefix in the scan direction, the range.
  */
 static int
 copy_leaf_sorted(BpScanOpaque so, BpScanPos *pos, BpLeaf *leaf,
-				 bool dead_marks)
+				 bool dead_marks, ScanDirection dir)
 {
 	int			n;
 
 	ensure_items(pos, bp_leaf_count(leaf), so->desc.width);
-	if (so->keys.nskip > 0)
+	pos->whole = so->keys.nskip > 0 &&
+		(pos == &so->probe || pos->filtering ||
+		 !leaf_within_prefix(so, pos, dir));
+	if (pos->whole)
 		return bp_leaf_sorted(leaf, bp_below_outer_range, bp_above_outer_range,
 							  &so->keys, dead_marks, pos->items, &so->work);
 	if (!so->point)
@@ -461,7 +482,8 @@ load_leaf(IndexScanDesc scan, BpScanPos *pos, Buffer buf, ScanDirection dir,
 		bp_leaf_copy_keys(&leaf, pos->keys);
 	bp_page_fence_into(&so->desc, page, bp_leaf_keys_page(&leaf), false, pos->lowkey);
 	bp_page_fence_into(&so->desc, page, bp_leaf_keys_page(&leaf), true, pos->highkey);
-	pos->nitems = copy_leaf_sorted(so, pos, &leaf, scan->ignore_killed_tuples);
+	pos->nitems = copy_leaf_sorted(so, pos, &leaf, scan->ignore_killed_tuples,
+								   dir);
 	if (so->point && pos->keys)
 	{
 		bp_slots_detach_keys(&so->desc, pos->items, pos->nitems, page, pos->keys);
@@ -524,8 +546,25 @@ following_element(const BpScanKeys *keys, int elem, ScanDirection dir)
 }
 
 /*
+ * Does the range of the current prefix (and array element) start beyond
+ * the position's leaf in the scan direction, past its fence?
+ */
+static bool
+range_beyond_leaf(BpScanOpaque so, ScanDirection dir)
+{
+	const BpScanPos *pos = &so->pos;
+
+	if (ScanDirectionIsForward(dir))
+		return pos->lo == pos->nitems && (pos->flags & BP_HAS_HIGH) &&
+			bp_below_range(pos->highkey, &so->keys);
+	return pos->hi == 0 && (pos->flags & BP_HAS_LOW) &&
+		bp_above_range(pos->lowkey, &so->keys);
+}
+
+/*
  * Start the primitive scan of the driving array's next element in the
- * scan direction, if there is one.
+ * scan direction, if there is one: in a skip scan's whole copy of the
+ * leaf when the element's range starts there.
  */
 static bool
 next_array_element(IndexScanDesc scan, ScanDirection dir)
@@ -535,6 +574,15 @@ next_array_element(IndexScanDesc scan, ScanDirection dir)
 
 	if (elem < 0)
 		return false;
+	if (so->pos.whole)
+	{
+		/* a skip scan's copy holds the element's range if it starts here */
+		bp_set_array_element(&so->keys, elem);
+		so->pos.array_elem = elem;
+		find_range(so, &so->pos, dir);
+		if (!range_beyond_leaf(so, dir))
+			return true;
+	}
 	kill_entries(scan);
 	first_leaf(scan, dir, elem);
 	return true;
@@ -671,7 +719,8 @@ load_adjacent_leaf(IndexScanDesc scan, BpScanPos *pos, ScanDirection dir,
 /*
  * Skip scan: the first item of pos (within [floor, ceil)) in the scan
  * direction whose prefix lies beyond the current prefix (all of them
- * without one), and not before the outer range; -1 if there is none.
+ * without one), and not before the outer range; -1 if there is none, or
+ * the copy holds the range only.
  */
 static int
 prefix_boundary(BpScanOpaque so, const BpScanPos *pos, ScanDirection dir)
@@ -679,6 +728,8 @@ prefix_boundary(BpScanOpaque so, const BpScanPos *pos, ScanDirection dir)
 	uint16		width = so->desc.width;
 	int			item;
 
+	if (!pos->whole)
+		return -1;
 	if (ScanDirectionIsForward(dir))
 	{
 		item = Max(pos->floor, first_true(pos->items, pos->nitems, width,
@@ -704,22 +755,6 @@ past_outer_range(BpScanOpaque so, const BpScanPos *pos, int item,
 }
 
 /*
- * Does the range of the current prefix (and array element) start beyond
- * the position's leaf in the scan direction, past its fence?
- */
-static bool
-range_beyond_leaf(BpScanOpaque so, ScanDirection dir)
-{
-	const BpScanPos *pos = &so->pos;
-
-	if (ScanDirectionIsForward(dir))
-		return pos->lo == pos->nitems && (pos->flags & BP_HAS_HIGH) &&
-			bp_below_range(pos->highkey, &so->keys);
-	return pos->hi == 0 && (pos->flags & BP_HAS_LOW) &&
-		bp_above_range(pos->lowkey, &so->keys);
-}
-
-/*
  * Skip scan: start the primitive scan of the prefix of item of so->pos,
  * from the driving array's first element in the scan direction; after too
  * many small groups in the leaf, read the rest of it whole instead (the
@@ -735,7 +770,7 @@ start_prefix(IndexScanDesc scan, int item, ScanDirection dir)
 	int			elem = forward ? 0 : so->keys.drive_nelems - 1;
 
 	pos->group_start = item;
-	if (pos->small_groups >= SKIP_SMALL_GROUPS)
+	if (pos->small_groups >= SKIP_SMALL_GROUPS && pos->whole)
 	{
 		bp_clear_prefix(&so->keys);
 		pos->has_prefix = false;
@@ -764,8 +799,8 @@ start_prefix(IndexScanDesc scan, int item, ScanDirection dir)
  * Skip scan: load into so->probe the leaf that holds the first entry
  * beyond the current prefix in the scan direction (from the start of the
  * outer range when there is none), moving on from the leaf of so->pos, if
- * valid, to the adjacent leaf when the next prefix starts there, else
- * descending to it.  Returns the entry's item in so->probe, or -1 (the
+ * valid and copied whole, to the adjacent leaf when the next prefix starts
+ * there, else descending to it.  Returns the entry's item in so->probe, or -1 (the
  * probe released) when the outer range has no further entry.
  */
 static int
@@ -773,7 +808,7 @@ seek_prefix(IndexScanDesc scan, ScanDirection dir)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	BpScanPos  *probe = &so->probe;
-	BpScanPos  *at = so->pos.valid ? &so->pos : NULL;
+	BpScanPos  *at = so->pos.valid && so->pos.whole ? &so->pos : NULL;
 	bool		forward = ScanDirectionIsForward(dir);
 
 	for (;;)

@@ -49,6 +49,8 @@ typedef struct BpScanPos
 								 * of prefix */
 	char	   *prefix;			/* one slot */
 	char	   *prefix_keys;	/* its keys, BP_KEYS_BUFSIZE bytes */
+	bool		whole;			/* the copy holds the leaf's whole part of
+								 * the outer range, not only the range */
 	bool		filtering;		/* reading the leaf whole: [lo, hi) is its
 								 * part of the outer range, every entry
 								 * tested against the keys */
