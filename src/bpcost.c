@@ -110,24 +110,22 @@ classify_column_quals(PlannerInfo *root, IndexPath *path, int col,
 			continue;
 		foreach(qc, iclause->indexquals)
 		{
-			Node	   *clause = (Node *) lfirst_node(RestrictInfo, qc)->clause;
+			RestrictInfo *rinfo = lfirst_node(RestrictInfo, qc);
+			Node	   *clause = (Node *) rinfo->clause;
+			ScalarArrayOpExpr *saop = IsA(clause, ScalarArrayOpExpr) ?
+				(ScalarArrayOpExpr *) clause : NULL;
 
 			if (IsA(clause, NullTest) &&
 				((NullTest *) clause)->nulltesttype == IS_NOT_NULL)
 				continue;
 			quals->bounds = true;
-			if (IsA(clause, ScalarArrayOpExpr) &&
-				((ScalarArrayOpExpr *) clause)->useOr &&
-				get_op_opfamily_strategy(((ScalarArrayOpExpr *) clause)->opno,
-										 path->indexinfo->opfamily[col]) ==
-				BTEqualStrategyNumber)
+			if (saop != NULL && qual_pins_column(path->indexinfo, col, rinfo))
 			{
 				quals->array_eq = true;
 				quals->nelems = bp_estimate_array_length(root,
-														 lsecond(((ScalarArrayOpExpr *) clause)->args));
+														 lsecond(saop->args));
 			}
-			else if (qual_pins_column(path->indexinfo, col,
-									  lfirst_node(RestrictInfo, qc)))
+			else if (qual_pins_column(path->indexinfo, col, rinfo))
 				quals->pins = true;
 		}
 	}

@@ -89,6 +89,7 @@ alloc_pos(BpScanPos *pos, const BpSlotDesc *desc)
 	pos->prefix = palloc(desc->width);
 	pos->prefix_keys = palloc(BP_KEYS_BUFSIZE);
 	pos->has_prefix = false;
+	pos->whole = false;
 	pos->filtering = false;
 	pos->buf = InvalidBuffer;
 	pos->valid = false;
