@@ -246,7 +246,8 @@ SELECT * FROM bp_failures('skip%');
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT * FROM sk WHERE b = 1234;
-EXPLAIN (COSTS OFF) SELECT a, b FROM sk WHERE b IN (5, 1234) ORDER BY a DESC, b DESC;
+EXPLAIN (COSTS OFF) SELECT a, b FROM sk WHERE b IN (5, 1234);
+EXPLAIN (COSTS OFF) SELECT a, b FROM sk WHERE b < 100 ORDER BY a DESC, b DESC;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 
