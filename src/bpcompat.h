@@ -73,6 +73,15 @@ typedef RelFileNode BpRelFileLocator;
 	pgstat_count_index_scan((scan)->indexRelation)
 #endif
 
+/* The estimated number of elements of an array expression: 17 gave it root. */
+#if PG_VERSION_NUM >= 170000
+#define bp_estimate_array_length(root, arrayexpr) \
+	estimate_array_length((root), (arrayexpr))
+#else
+#define bp_estimate_array_length(root, arrayexpr) \
+	estimate_array_length(arrayexpr)
+#endif
+
 /*
  * What get_ordering_op_properties() reports about the operator besides
  * its family: a btree strategy number before 18, a CompareType from 18 on.

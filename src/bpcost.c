@@ -12,10 +12,18 @@
  * and with the quals that bound the range a scan reads: a
  * scan reads every entry between the bounds of the key columns up to the
  * first one without an = or IS NULL qual (bpsearch.c) and tests the other
- * quals on each.  PostgreSQL 18's btree skips through the values of an
- * unconstrained leading column and costs its scans so; bpindex does not
- * skip, so it is costed on the bounding quals alone, the others counting
- * for the rows it returns and the work per entry.
+ * quals on each: it is costed on the bounding quals alone, the others
+ * counting for the rows it returns and the work per entry.  PostgreSQL
+ * 18's btree costs its own skip scans into that estimate when given quals
+ * on later columns, which is why it gets the bounding quals only.
+ *
+ * Where quals on later columns follow leading columns that no = qual
+ * pins, a bpindex scan skips (bpscankey.c, bpscan.c): it walks the
+ * distinct values of the leading columns, the prefix, with a descent or
+ * two per value, and reads the leaves of each value's range; where values
+ * are so many that their ranges share leaves, it reads the leaves of the
+ * outer range whole.  That is costed from the number of distinct prefixes
+ * the statistics give, and taken when cheaper than reading the range.
  *
  *-------------------------------------------------------------------------
  */
@@ -23,14 +31,33 @@
 
 #include "access/genam.h"
 #include "access/stratnum.h"
+#include "nodes/makefuncs.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
+#include "parser/parsetree.h"
 #include "utils/index_selfuncs.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
+#include "utils/spccache.h"
 
+#include "bpcompat.h"
 #include "bpcost.h"
 #include "bpsearch.h"
+
+/*
+ * CPU cost of each page a descent passes, in cpu_operator_cost units (as
+ * btree's estimate charges them).
+ */
+#define DESCENT_PAGE_CPU	50.0
+
+/* What the quals of one index column do to a scan. */
+typedef struct ColumnQuals
+{
+	bool		bounds;			/* a qual other than IS NOT NULL */
+	bool		pins;			/* an = (not = ANY) or IS NULL qual */
+	bool		array_eq;		/* an = ANY qual */
+	double		nelems;			/* ... its estimated elements */
+} ColumnQuals;
 
 /*
  * Levels below the root of a real index, from its metapage, where the
@@ -64,6 +91,215 @@ qual_pins_column(IndexOptInfo *index, int col, RestrictInfo *rinfo)
 		return false;
 	return get_op_opfamily_strategy(opno, index->opfamily[col]) ==
 		BTEqualStrategyNumber;
+}
+
+/* Classify the quals of index column col of path into *quals. */
+static void
+classify_column_quals(PlannerInfo *root, IndexPath *path, int col,
+					  ColumnQuals *quals)
+{
+	ListCell   *lc;
+	ListCell   *qc;
+
+	memset(quals, 0, sizeof(ColumnQuals));
+	foreach(lc, path->indexclauses)
+	{
+		IndexClause *iclause = lfirst_node(IndexClause, lc);
+
+		if (iclause->indexcol != col)
+			continue;
+		foreach(qc, iclause->indexquals)
+		{
+			RestrictInfo *rinfo = lfirst_node(RestrictInfo, qc);
+			Node	   *clause = (Node *) rinfo->clause;
+			ScalarArrayOpExpr *saop = IsA(clause, ScalarArrayOpExpr) ?
+				(ScalarArrayOpExpr *) clause : NULL;
+
+			if (IsA(clause, NullTest) &&
+				((NullTest *) clause)->nulltesttype == IS_NOT_NULL)
+				continue;
+			quals->bounds = true;
+			if (saop != NULL && qual_pins_column(path->indexinfo, col, rinfo))
+			{
+				quals->array_eq = true;
+				quals->nelems = bp_estimate_array_length(root,
+														 lsecond(saop->args));
+			}
+			else if (qual_pins_column(path->indexinfo, col, rinfo))
+				quals->pins = true;
+		}
+	}
+}
+
+/*
+ * The key columns whose values a scan of path skips through, as
+ * bp_prepare_keys decides at run time: every column before the last one
+ * with a qual other than IS NOT NULL, when one of them has no = or IS NULL
+ * qual and none has an = ANY qual; 0 when it does not skip (and in a
+ * parallel scan, which never does).  *nelems: the elements of an = ANY
+ * qual on the column after them, each a primitive scan per prefix.
+ */
+static int
+skip_prefix_columns(PlannerInfo *root, IndexPath *path, double *nelems)
+{
+	ColumnQuals quals[INDEX_MAX_KEYS];
+	int			last = -1;
+	bool		all_pinned = true;
+
+	*nelems = 1;
+	if (path->path.parallel_aware)
+		return 0;
+	for (int col = 0; col < path->indexinfo->nkeycolumns; col++)
+	{
+		classify_column_quals(root, path, col, &quals[col]);
+		if (quals[col].bounds)
+			last = col;
+	}
+	for (int col = 0; col < last; col++)
+	{
+		if (quals[col].array_eq)
+			return 0;
+		all_pinned &= quals[col].pins;
+	}
+	if (last <= 0 || all_pinned)
+		return 0;
+	if (quals[last].array_eq)
+		*nelems = Max(quals[last].nelems, 1);
+	return last;
+}
+
+/* The expression of key column col of index. */
+static Node *
+column_expression(PlannerInfo *root, IndexOptInfo *index, int col)
+{
+	ListCell   *indexpr = list_head(index->indexprs);
+	AttrNumber	attno = index->indexkeys[col];
+	Oid			type;
+	int32		typmod;
+	Oid			collation;
+
+	if (attno == 0)
+	{
+		for (int i = 0; i < col; i++)
+			if (index->indexkeys[i] == 0)
+				indexpr = lnext(index->indexprs, indexpr);
+		return (Node *) lfirst(indexpr);
+	}
+	get_atttypetypmodcoll(planner_rt_fetch(index->rel->relid, root)->relid,
+						  attno, &type, &typmod, &collation);
+	return (Node *) makeVar(index->rel->relid, attno, type, typmod, collation, 0);
+}
+
+/* The index clauses of path on key column col. */
+static List *
+column_clauses(IndexPath *path, int col)
+{
+	List	   *clauses = NIL;
+	ListCell   *lc;
+
+	foreach(lc, path->indexclauses)
+		if (lfirst_node(IndexClause, lc)->indexcol == col)
+			clauses = lappend(clauses, lfirst(lc));
+	return clauses;
+}
+
+/* Selectivity of index clauses, over the index's table. */
+static Selectivity
+clauses_selectivity(PlannerInfo *root, IndexOptInfo *index, List *clauses)
+{
+	return clauselist_selectivity(root, get_quals_from_indexclauses(clauses),
+								  index->rel->relid, JOIN_INNER, NULL);
+}
+
+/*
+ * The distinct prefixes of the first ncolumns key columns of path's index
+ * in the outer range of outer_tuples entries: the product of each
+ * column's distinct values in the table (its statistics), times the
+ * selectivity of the column's own clauses.
+ */
+static double
+distinct_prefixes(PlannerInfo *root, IndexPath *path, int ncolumns,
+				  double outer_tuples)
+{
+	IndexOptInfo *index = path->indexinfo;
+	double		prefixes = 1;
+
+	for (int col = 0; col < ncolumns; col++)
+	{
+		VariableStatData vardata;
+		bool		isdefault;
+		double		ndistinct;
+
+		examine_variable(root, column_expression(root, index, col),
+						 index->rel->relid, &vardata);
+		ndistinct = get_variable_numdistinct(&vardata, &isdefault);
+		ReleaseVariableStats(vardata);
+		ndistinct *= clauses_selectivity(root, index, column_clauses(path, col));
+		prefixes *= Max(ndistinct, 1);
+	}
+	return Min(prefixes, outer_tuples);
+}
+
+/* The index clauses of path on its key columns up to last. */
+static List *
+clauses_through(IndexPath *path, int last)
+{
+	List	   *clauses = NIL;
+	ListCell   *lc;
+
+	foreach(lc, path->indexclauses)
+		if (lfirst_node(IndexClause, lc)->indexcol <= last)
+			clauses = lappend(clauses, lfirst(lc));
+	return clauses;
+}
+
+/*
+ * The cost of a skip scan of path through nskip prefix columns: per
+ * distinct prefix (and element of an array on the column after them) a
+ * descent to where it starts and one to its range, then the leaves of its
+ * range, at most every leaf of the outer range (the range the bounding
+ * clauses give), whose entries are then all tested.  Returns the total
+ * cost; *startup the cost of the first descent, *pages the leaves read.
+ */
+static Cost
+skip_scan_cost(PlannerInfo *root, IndexPath *path, int nskip, double nelems,
+			   List *bounding, double loop_count, Cost *startup, double *pages)
+{
+	IndexOptInfo *index = path->indexinfo;
+	double		tuples = Max(index->tuples, 1);
+	double		leaves = Max(index->pages, 1);
+	double		outer_tuples = clamp_row_est(tuples *
+											 clauses_selectivity(root, index, bounding));
+	double		outer_leaves = ceil(leaves * outer_tuples / tuples);
+	double		prefixes = distinct_prefixes(root, path, nskip, outer_tuples);
+	double		descents = 2 * prefixes * nelems;
+	double		entries = clamp_row_est(tuples *
+										clauses_selectivity(root, index,
+															clauses_through(path, nskip)));
+	double		random_page_cost;
+	QualCost	qual_cost;
+	Cost		descent_cost;
+
+	*pages = Min(outer_leaves, descents + ceil(leaves * entries / tuples));
+	if (*pages >= outer_leaves)
+	{
+		/* ranges share leaves: every leaf and entry of the outer range */
+		descents = Min(descents, outer_leaves);
+		entries = outer_tuples;
+	}
+	get_tablespace_page_costs(index->reltablespace, &random_page_cost, NULL);
+	cost_qual_eval(&qual_cost, get_quals_from_indexclauses(path->indexclauses), root);
+	descent_cost = (ceil(log(tuples) / log(2.0)) +
+					(index->tree_height + 1) * DESCENT_PAGE_CPU) * cpu_operator_cost;
+	*startup = descent_cost;
+	if (loop_count > 1)
+		return index_pages_fetched(*pages * loop_count, index->pages,
+								   index->rel->pages, root) / loop_count *
+			random_page_cost +
+			descents * descent_cost +
+			entries * (cpu_index_tuple_cost + qual_cost.per_tuple);
+	return *pages * random_page_cost + descents * descent_cost +
+		entries * (cpu_index_tuple_cost + qual_cost.per_tuple);
 }
 
 /*
@@ -103,7 +339,8 @@ bounding_clauses(IndexPath *path)
 
 /*
  * amcostestimate: btree's estimate for the quals that bound the range a
- * scan reads; the other quals filter its entries.
+ * scan reads, the other quals filtering its entries; or a skip scan's
+ * cost, when the scan skips and that is lower.
  */
 void
 bp_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
@@ -115,6 +352,11 @@ bp_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	IndexPath	bounded = *path;
 	List	   *quals;
 	QualCost	qual_cost;
+	int			nskip;
+	double		nelems;
+	Cost		skip_startup;
+	Cost		skip_total;
+	double		skip_pages;
 
 	if (index->tree_height < 0)
 		index->tree_height = tree_height(index);
@@ -132,5 +374,19 @@ bp_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	*indexSelectivity = clauselist_selectivity(root,
 											   add_predicate_to_index_quals(index, quals),
 											   index->rel->relid, JOIN_INNER, NULL);
+
+	nskip = skip_prefix_columns(root, path, &nelems);
+	if (nskip > 0)
+	{
+		skip_total = skip_scan_cost(root, path, nskip, nelems,
+									bounded.indexclauses, loop_count,
+									&skip_startup, &skip_pages);
+		if (skip_total < *indexTotalCost)
+		{
+			*indexStartupCost = skip_startup;
+			*indexTotalCost = skip_total;
+			*indexPages = skip_pages;
+		}
+	}
 	list_free(bounded.indexclauses);
 }

@@ -12,6 +12,16 @@
  * sorting.  The participants of a parallel scan take its leaves one at a
  * time (bpparallel.c).
  *
+ * A skip scan (bpscankey.c) walks the distinct values of a prefix of key
+ * columns, one primitive scan per value.  It copies each leaf's whole
+ * part of the outer range, so that the next prefix is found in the copy
+ * when it starts there (next_prefix); otherwise it descends to the first
+ * entry beyond the prefix, or steps to the adjacent leaf when that is
+ * where the next prefix starts (seek_prefix).  Where prefixes have few
+ * entries each, it reads the rest of the leaf whole, testing every entry
+ * (filtering), and goes back to skipping at a leaf that starts a prefix
+ * with many.  Parallel scans do not skip.
+ *
  * VACUUM deletes empty leaves (bppagedel.c), and a deleted page may be
  * reused once no snapshot is older than its deletion, so a saved link may
  * lead to a deleted page, or in principle to a reused one.  Steps check
@@ -76,8 +86,30 @@ alloc_pos(BpScanPos *pos, const BpSlotDesc *desc)
 	pos->key_cxt = desc->has_keys ?
 		AllocSetContextCreate(CurrentMemoryContext, "bpindex scan position keys",
 							  ALLOCSET_DEFAULT_SIZES) : NULL;
+	pos->prefix = palloc(desc->width);
+	pos->prefix_keys = palloc(BP_KEYS_BUFSIZE);
+	pos->has_prefix = false;
+	pos->whole = false;
+	pos->filtering = false;
 	pos->buf = InvalidBuffer;
 	pos->valid = false;
+}
+
+/* Free the buffers of a scan position (released). */
+static void
+free_pos(BpScanPos *pos)
+{
+	if (pos->items)
+		pfree(pos->items);
+	if (pos->keys)
+	{
+		pfree(pos->keys);
+		MemoryContextDelete(pos->key_cxt);
+	}
+	pfree(pos->lowkey);
+	pfree(pos->highkey);
+	pfree(pos->prefix);
+	pfree(pos->prefix_keys);
 }
 
 /* Make room for n slots in a scan position's items. */
@@ -113,6 +145,8 @@ copy_pos(BpScanPos *dst, const BpScanPos *src, const BpSlotDesc *desc)
 	char	   *keys = dst->keys;
 	MemoryContext key_cxt = dst->key_cxt;
 	int			capacity = dst->capacity;
+	char	   *prefix = dst->prefix;
+	char	   *prefix_keys = dst->prefix_keys;
 
 	release_pos(dst);
 	*dst = *src;
@@ -122,6 +156,10 @@ copy_pos(BpScanPos *dst, const BpScanPos *src, const BpSlotDesc *desc)
 	dst->highkey = highkey;
 	dst->keys = keys;
 	dst->key_cxt = key_cxt;
+	dst->prefix = prefix;
+	dst->prefix_keys = prefix_keys;
+	if (src->has_prefix)
+		bp_slot_copy_keys(desc, src->prefix, dst->prefix, dst->prefix_keys, false);
 	if (BufferIsValid(dst->buf))
 		IncrBufferRefCount(dst->buf);
 	if (!src->valid)
@@ -154,10 +192,12 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 
 	so->desc = state->desc;
 	so->keys.desc = &so->desc;
-	so->keys.keys = palloc(sizeof(BpScanKey) * Max(2 * nkeys, 1));
+	/* each key may become two, and a skip scan adds one per column */
+	so->keys.keys = palloc(sizeof(BpScanKey) * (2 * nkeys + INDEX_MAX_KEYS));
 	so->keys.filters = palloc(sizeof(BpScanFilter) * Max(nkeys, 1));
 	alloc_pos(&so->pos, &so->desc);
 	alloc_pos(&so->mark, &so->desc);
+	alloc_pos(&so->probe, &so->desc);
 	bp_leaf_work_init(&so->work, &so->desc);
 	so->bound = palloc(so->desc.width);
 	so->bound_keys = palloc(BP_KEYS_BUFSIZE);
@@ -265,14 +305,17 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 		memmove(scan->keyData, scankey, scan->numberOfKeys * sizeof(ScanKeyData));
 	MemoryContextReset(so->keys_cxt);
 	old = MemoryContextSwitchTo(so->keys_cxt);
+	/* parallel scans read the whole range: their leaves go in turns */
 	bp_prepare_keys(scan->indexRelation, scan->keyData, scan->numberOfKeys,
-					&so->keys);
+					scan->parallel_scan == NULL, &so->keys);
 	MemoryContextSwitchTo(old);
 	so->point = so->keys.nkeys > 0 && so->keys.keys[0].attno == 0 &&
+		so->keys.nskip == 0 &&
 		(so->keys.keys[0].strategy == BTEqualStrategyNumber ||
 		 (so->keys.keys[0].flags & SK_SEARCHNULL));
 	release_pos(&so->pos);
 	release_pos(&so->mark);
+	release_pos(&so->probe);
 }
 
 /* End a scan. */
@@ -284,22 +327,12 @@ bp_endscan(IndexScanDesc scan)
 	kill_entries(scan);
 	release_pos(&so->pos);
 	release_pos(&so->mark);
+	release_pos(&so->probe);
 	MemoryContextDelete(so->tuple_cxt);
 	MemoryContextDelete(so->keys_cxt);
-	if (so->pos.items)
-		pfree(so->pos.items);
-	if (so->mark.items)
-		pfree(so->mark.items);
-	if (so->pos.keys)
-	{
-		pfree(so->pos.keys);
-		MemoryContextDelete(so->pos.key_cxt);
-	}
-	if (so->mark.keys)
-	{
-		pfree(so->mark.keys);
-		MemoryContextDelete(so->mark.key_cxt);
-	}
+	free_pos(&so->pos);
+	free_pos(&so->mark);
+	free_pos(&so->probe);
 	pfree(so->bound_keys);
 	bp_leaf_work_free(&so->work);
 	pfree(so->bound);
@@ -333,23 +366,48 @@ first_true(const char *items, int n, uint16 width, BpaPredicateFn pred,
 }
 
 /*
+ * Skip scan: do the fences of the leaf of pos show that no entry of it
+ * lies beyond the current prefix in the scan direction?
+ */
+static bool
+leaf_within_prefix(BpScanOpaque so, const BpScanPos *pos, ScanDirection dir)
+{
+	if (!so->keys.prefix_set)
+		return false;
+	if (ScanDirectionIsForward(dir))
+		return (pos->flags & BP_HAS_HIGH) &&
+			bp_before_next_prefix(pos->highkey, &so->keys);
+	return (pos->flags & BP_HAS_LOW) &&
+		bp_after_prev_prefix(pos->lowkey, &so->keys);
+}
+
+/*
  * Copy the entries of the locked leaf into pos->items in ascending order.
  * A point scan copies the range only (the log and one or two blocks) and
  * sorts that; other scans merge the log with the blocks that can hold
- * entries of the range (entries above it may follow, never below).
+ * entries of the range (entries above it may follow, never below).  A
+ * skip scan copies the leaf's part of its outer range whole, where the
+ * next prefix may be sought, and else, in a leaf whose entries lie within
+ * the current prefix in the scan direction, the range.
  */
 static int
-copy_leaf_sorted(BpScanOpaque so, BpLeaf *leaf, bool dead_marks,
-				 ScanDirection dir)
+copy_leaf_sorted(BpScanOpaque so, BpScanPos *pos, BpLeaf *leaf,
+				 bool dead_marks, ScanDirection dir)
 {
 	int			n;
 
-	ensure_items(&so->pos, bp_leaf_count(leaf), so->desc.width);
+	ensure_items(pos, bp_leaf_count(leaf), so->desc.width);
+	pos->whole = so->keys.nskip > 0 &&
+		(pos == &so->probe || pos->filtering ||
+		 !leaf_within_prefix(so, pos, dir));
+	if (pos->whole)
+		return bp_leaf_sorted(leaf, bp_below_outer_range, bp_above_outer_range,
+							  &so->keys, dead_marks, pos->items, &so->work);
 	if (!so->point)
 		return bp_leaf_sorted(leaf, bp_below_range, bp_above_range,
-							  &so->keys, dead_marks, so->pos.items, &so->work);
-	n = bp_leaf_copy_range(leaf, &so->keys, dead_marks, so->pos.items, &so->work);
-	bp_sort_slots(so->keys.desc, so->pos.items, n);
+							  &so->keys, dead_marks, pos->items, &so->work);
+	n = bp_leaf_copy_range(leaf, &so->keys, dead_marks, pos->items, &so->work);
+	bp_sort_slots(so->keys.desc, pos->items, n);
 	return n;
 }
 
@@ -377,18 +435,37 @@ first_at_or_above(const BpScanPos *pos, const BpSlotDesc *desc, const char *key)
 }
 
 /*
- * Copy the locked leaf in buf into the scan position, in sorted order,
- * then unlock it (keeping the pin if the scan must), and find the items
+ * Find the position's items [lo, hi) that are not outside the range (the
+ * outer range while filtering) within [floor, ceil), and start before them
+ * in the scan direction.
+ */
+static void
+find_range(BpScanOpaque so, BpScanPos *pos, ScanDirection dir)
+{
+	uint16		width = so->desc.width;
+	BpaPredicateFn below = pos->filtering ? bp_below_outer_range : bp_below_range;
+	BpaPredicateFn above = pos->filtering ? bp_above_outer_range : bp_above_range;
+
+	pos->lo = first_true(pos->items, pos->nitems, width, below, &so->keys, true);
+	pos->hi = pos->lo + first_true(pos->items + (Size) pos->lo * width,
+								   pos->nitems - pos->lo, width, above,
+								   &so->keys, false);
+	pos->lo = Min(pos->hi, Max(pos->lo, pos->floor));
+	pos->hi = Max(pos->lo, Min(pos->hi, pos->ceil));
+	pos->cur = ScanDirectionIsForward(dir) ? pos->lo - 1 : pos->hi;
+}
+
+/*
+ * Copy the locked leaf in buf into a scan position, in sorted order, then
+ * unlock it (keeping the pin if the scan must), and find the items
  * [lo, hi) that are not outside the range, nor below from or at or above
  * to (either may be NULL).
  */
 static void
-load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
+load_leaf(IndexScanDesc scan, BpScanPos *pos, Buffer buf, ScanDirection dir,
 		  const char *from, const char *to)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
-	BpScanPos  *pos = &so->pos;
-	uint16		width = so->desc.width;
 	Page		page = BufferGetPage(buf);
 	BpPageOpaque opaque = BpPageGetOpaque(page);
 	BpLeaf		leaf;
@@ -406,7 +483,8 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 		bp_leaf_copy_keys(&leaf, pos->keys);
 	bp_page_fence_into(&so->desc, page, bp_leaf_keys_page(&leaf), false, pos->lowkey);
 	bp_page_fence_into(&so->desc, page, bp_leaf_keys_page(&leaf), true, pos->highkey);
-	pos->nitems = copy_leaf_sorted(so, &leaf, scan->ignore_killed_tuples, dir);
+	pos->nitems = copy_leaf_sorted(so, pos, &leaf, scan->ignore_killed_tuples,
+								   dir);
 	if (so->point && pos->keys)
 	{
 		bp_slots_detach_keys(&so->desc, pos->items, pos->nitems, page, pos->keys);
@@ -424,16 +502,12 @@ load_leaf(IndexScanDesc scan, Buffer buf, ScanDirection dir,
 	else
 		UnlockReleaseBuffer(buf);
 
-	pos->lo = first_true(pos->items, pos->nitems, width, bp_below_range,
-						 &so->keys, true);
-	pos->hi = pos->lo + first_true(pos->items + (Size) pos->lo * width,
-								   pos->nitems - pos->lo, width,
-								   bp_above_range, &so->keys, false);
-	if (from)
-		pos->lo = Min(pos->hi, Max(pos->lo, first_at_or_above(pos, &so->desc, from)));
-	if (to)
-		pos->hi = Max(pos->lo, Min(pos->hi, first_at_or_above(pos, &so->desc, to)));
-	pos->cur = ScanDirectionIsForward(dir) ? pos->lo - 1 : pos->hi;
+	pos->floor = from ? first_at_or_above(pos, &so->desc, from) : 0;
+	pos->ceil = to ? Max(pos->floor, first_at_or_above(pos, &so->desc, to)) :
+		pos->nitems;
+	pos->group_start = -1;
+	pos->small_groups = 0;
+	find_range(so, pos, dir);
 	pos->valid = true;
 }
 
@@ -453,7 +527,8 @@ first_leaf(IndexScanDesc scan, ScanDirection dir, int elem)
 	buf = bp_descend(scan->indexRelation,
 					 ScanDirectionIsForward(dir) ? bp_below_range : bp_not_above_range,
 					 &so->keys, BUFFER_LOCK_SHARE);
-	load_leaf(scan, buf, dir, NULL, NULL);
+	so->pos.filtering = false;
+	load_leaf(scan, &so->pos, buf, dir, NULL, NULL);
 	so->pos.array_elem = elem;
 	bp_count_index_search(scan);
 }
@@ -472,8 +547,25 @@ following_element(const BpScanKeys *keys, int elem, ScanDirection dir)
 }
 
 /*
+ * Does the range of the current prefix (and array element) start beyond
+ * the position's leaf in the scan direction, past its fence?
+ */
+static bool
+range_beyond_leaf(BpScanOpaque so, ScanDirection dir)
+{
+	const BpScanPos *pos = &so->pos;
+
+	if (ScanDirectionIsForward(dir))
+		return pos->lo == pos->nitems && (pos->flags & BP_HAS_HIGH) &&
+			bp_below_range(pos->highkey, &so->keys);
+	return pos->hi == 0 && (pos->flags & BP_HAS_LOW) &&
+		bp_above_range(pos->lowkey, &so->keys);
+}
+
+/*
  * Start the primitive scan of the driving array's next element in the
- * scan direction, if there is one.
+ * scan direction, if there is one: in a skip scan's whole copy of the
+ * leaf when the element's range starts there.
  */
 static bool
 next_array_element(IndexScanDesc scan, ScanDirection dir)
@@ -483,6 +575,15 @@ next_array_element(IndexScanDesc scan, ScanDirection dir)
 
 	if (elem < 0)
 		return false;
+	if (so->pos.whole)
+	{
+		/* a skip scan's copy holds the element's range if it starts here */
+		bp_set_array_element(&so->keys, elem);
+		so->pos.array_elem = elem;
+		find_range(so, &so->pos, dir);
+		if (!range_beyond_leaf(so, dir))
+			return true;
+	}
 	kill_entries(scan);
 	first_leaf(scan, dir, elem);
 	return true;
@@ -546,18 +647,21 @@ read_next_leaf(Relation index, const BpSlotDesc *desc, BlockNumber blkno,
 
 /*
  * Can a leaf after the position's, in the scan direction, hold entries of
- * the range?  Not if the range ends inside it, or at its fence.
+ * the range (the outer range while filtering)?  Not if the range ends
+ * inside it, or at its fence.
  */
 static bool
 has_next_leaf(BpScanOpaque so, ScanDirection dir)
 {
 	const BpScanPos *pos = &so->pos;
+	BpaPredicateFn below = pos->filtering ? bp_below_outer_range : bp_below_range;
+	BpaPredicateFn above = pos->filtering ? bp_above_outer_range : bp_above_range;
 
 	if (ScanDirectionIsForward(dir))
 		return pos->hi == pos->nitems && (pos->flags & BP_HAS_HIGH) &&
-			!bp_above_range(pos->highkey, &so->keys);
+			!above(pos->highkey, &so->keys);
 	return pos->lo == 0 && (pos->flags & BP_HAS_LOW) &&
-		!bp_below_range(pos->lowkey, &so->keys);
+		!below(pos->lowkey, &so->keys);
 }
 
 /*
@@ -566,8 +670,8 @@ has_next_leaf(BpScanOpaque so, ScanDirection dir)
  * leaf holding the entries just below so->bound backward, its low key.
  */
 static void
-load_adjacent_leaf(IndexScanDesc scan, ScanDirection dir, BlockNumber leaf,
-				   BlockNumber rightlink)
+load_adjacent_leaf(IndexScanDesc scan, BpScanPos *pos, ScanDirection dir,
+				   BlockNumber leaf, BlockNumber rightlink)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	Relation	index = scan->indexRelation;
@@ -577,7 +681,7 @@ load_adjacent_leaf(IndexScanDesc scan, ScanDirection dir, BlockNumber leaf,
 	if (ScanDirectionIsForward(dir))
 	{
 		buf = read_next_leaf(index, &so->desc, rightlink, so->bound);
-		load_leaf(scan, buf, dir, so->bound, NULL);
+		load_leaf(scan, pos, buf, dir, so->bound, NULL);
 		return;
 	}
 	/* descend to the leaf holding the entries just below the low key */
@@ -603,7 +707,240 @@ load_adjacent_leaf(IndexScanDesc scan, ScanDirection dir, BlockNumber leaf,
 							RelationGetRelationName(index), leaf)));
 		}
 	}
-	load_leaf(scan, buf, dir, NULL, so->bound);
+	load_leaf(scan, pos, buf, dir, NULL, so->bound);
+}
+
+/* A skip scan's prefix has few entries below this many: a small group. */
+#define SKIP_SMALL_GROUP		16
+/* After this many small groups in a row, a skip scan reads the leaf whole. */
+#define SKIP_SMALL_GROUPS		4
+/* A leaf read whole is left for skipping when its first prefix has more. */
+#define SKIP_RESUME_GROUP		64
+
+/*
+ * Skip scan: the first item of pos (within [floor, ceil)) in the scan
+ * direction whose prefix lies beyond the current prefix (all of them
+ * without one), and not before the outer range; -1 if there is none, or
+ * the copy holds the range only.
+ */
+static int
+prefix_boundary(BpScanOpaque so, const BpScanPos *pos, ScanDirection dir)
+{
+	uint16		width = so->desc.width;
+	int			item;
+
+	if (!pos->whole)
+		return -1;
+	if (ScanDirectionIsForward(dir))
+	{
+		item = Max(pos->floor, first_true(pos->items, pos->nitems, width,
+										  bp_before_next_prefix, &so->keys,
+										  true));
+		return item < pos->ceil ? item : -1;
+	}
+	item = Min(pos->ceil, first_true(pos->items, pos->nitems, width,
+									 bp_after_prev_prefix, &so->keys,
+									 false)) - 1;
+	return item >= pos->floor ? item : -1;
+}
+
+/* Does item of pos lie beyond the outer range in the scan direction? */
+static bool
+past_outer_range(BpScanOpaque so, const BpScanPos *pos, int item,
+				 ScanDirection dir)
+{
+	const char *slot = pos->items + (Size) item * so->desc.width;
+
+	return ScanDirectionIsForward(dir) ? bp_above_outer_range(slot, &so->keys) :
+		bp_below_outer_range(slot, &so->keys);
+}
+
+/*
+ * Skip scan: start the primitive scan of the prefix of item of so->pos,
+ * from the driving array's first element in the scan direction; after too
+ * many small groups in the leaf, read the rest of it whole instead (the
+ * entries before item, in the scan direction, were returned).
+ */
+static void
+start_prefix(IndexScanDesc scan, int item, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	bool		forward = ScanDirectionIsForward(dir);
+	const char *slot = pos->items + (Size) item * so->desc.width;
+	int			elem = forward ? 0 : so->keys.drive_nelems - 1;
+
+	pos->group_start = item;
+	if (pos->small_groups >= SKIP_SMALL_GROUPS && pos->whole)
+	{
+		bp_clear_prefix(&so->keys);
+		pos->has_prefix = false;
+		pos->filtering = true;
+		find_range(so, pos, dir);
+		pos->cur = forward ? item - 1 : item + 1;
+		return;
+	}
+	bp_set_prefix(&so->keys, slot);
+	bp_slot_copy_keys(&so->desc, slot, pos->prefix, pos->prefix_keys, false);
+	pos->has_prefix = true;
+	pos->filtering = false;
+	if (so->keys.drive_key >= 0)
+		bp_set_array_element(&so->keys, elem);
+	pos->array_elem = elem;
+	find_range(so, pos, dir);
+	/* far from the leaf: descend to it rather than walk there */
+	if (range_beyond_leaf(so, dir))
+	{
+		kill_entries(scan);
+		first_leaf(scan, dir, elem);
+	}
+}
+
+/*
+ * Skip scan: load into so->probe the leaf that holds the first entry
+ * beyond the current prefix in the scan direction (from the start of the
+ * outer range when there is none), moving on from the leaf of so->pos, if
+ * valid and copied whole, to the adjacent leaf when the next prefix starts
+ * there, else descending to it.  Returns the entry's item in so->probe, or -1 (the
+ * probe released) when the outer range has no further entry.
+ */
+static int
+seek_prefix(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *probe = &so->probe;
+	BpScanPos  *at = so->pos.valid && so->pos.whole ? &so->pos : NULL;
+	bool		forward = ScanDirectionIsForward(dir);
+
+	for (;;)
+	{
+		int			item;
+
+		CHECK_FOR_INTERRUPTS();
+		if (at != NULL &&
+			!(forward ? (at->flags & BP_HAS_HIGH) &&
+			  !bp_above_outer_range(at->highkey, &so->keys) :
+			  (at->flags & BP_HAS_LOW) &&
+			  !bp_below_outer_range(at->lowkey, &so->keys)))
+			break;
+		if (at == NULL ||
+			(forward ? bp_before_next_prefix(at->highkey, &so->keys) :
+			 bp_after_prev_prefix(at->lowkey, &so->keys)))
+		{
+			/* the leaf after at may still hold entries of the prefix */
+			Buffer		buf = bp_descend(scan->indexRelation,
+										 forward ? bp_before_next_prefix :
+										 bp_not_after_prev_prefix,
+										 &so->keys, BUFFER_LOCK_SHARE);
+
+			bp_count_index_search(scan);
+			load_leaf(scan, probe, buf, dir, NULL, NULL);
+		}
+		else
+		{
+			bp_slot_copy_keys(&so->desc, forward ? at->highkey : at->lowkey,
+							  so->bound, so->bound_keys, false);
+			load_adjacent_leaf(scan, probe, dir, at->blkno, at->rightlink);
+		}
+		at = probe;
+		item = prefix_boundary(so, probe, dir);
+		if (item >= 0 && past_outer_range(so, probe, item, dir))
+			break;
+		if (item >= 0)
+			return item;
+	}
+	release_pos(probe);
+	return -1;
+}
+
+/*
+ * Skip scan: start the primitive scan of the next prefix in the scan
+ * direction, found in the leaf copy held if it starts there, else by
+ * seek_prefix.  False when there is none: the position stays where it is.
+ */
+static bool
+next_prefix(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	int			item = pos->valid ? prefix_boundary(so, pos, dir) : -1;
+
+	if (item >= 0)
+	{
+		if (past_outer_range(so, pos, item, dir))
+			return false;
+		if (pos->group_start >= 0 &&
+			abs(item - pos->group_start) < SKIP_SMALL_GROUP)
+			pos->small_groups++;
+		else
+			pos->small_groups = 0;
+	}
+	else
+	{
+		BpScanPos	swap;
+
+		kill_entries(scan);
+		item = seek_prefix(scan, dir);
+		if (item < 0)
+			return false;
+		swap = so->pos;
+		so->pos = so->probe;
+		so->probe = swap;
+		release_pos(&so->probe);
+	}
+	start_prefix(scan, item, dir);
+	return true;
+}
+
+/*
+ * Skip scan reading leaves whole: go back to skipping at the leaf just
+ * loaded if a prefix with many entries starts there (none of its entries
+ * lie in the leaves read before, beyond so->bound, the fence left).
+ */
+static void
+resume_skipping(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	uint16		width = so->desc.width;
+	bool		forward = ScanDirectionIsForward(dir);
+	int			first;
+	int			sample;
+	const char *slot;
+	int			c;
+
+	if (pos->lo == pos->hi)
+		return;
+	first = forward ? pos->lo : pos->hi - 1;
+	sample = forward ? Min(first + SKIP_RESUME_GROUP, pos->hi - 1) :
+		Max(first - SKIP_RESUME_GROUP, pos->lo);
+	slot = pos->items + (Size) first * width;
+	c = bp_compare_slot_prefix(&so->desc, so->keys.nskip, slot, so->bound);
+	if ((forward ? c <= 0 : c >= 0) ||
+		!bp_same_prefix(&so->keys, slot, pos->items + (Size) sample * width))
+		return;
+	start_prefix(scan, first, dir);
+}
+
+/*
+ * Start the scan in the scan direction: the first leaf of its range, or
+ * of its first prefix's.  False when a skip scan finds no prefix.
+ */
+static bool
+start_scan(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+
+	if (so->keys.nskip == 0)
+	{
+		first_leaf(scan, dir, ScanDirectionIsForward(dir) ? 0 :
+				   so->keys.drive_nelems - 1);
+		return true;
+	}
+	bp_clear_prefix(&so->keys);
+	so->pos.has_prefix = false;
+	so->pos.filtering = false;
+	return next_prefix(scan, dir);
 }
 
 /*
@@ -621,7 +958,9 @@ step_leaf(IndexScanDesc scan, ScanDirection dir)
 	kill_entries(scan);
 	bp_slot_copy_keys(&so->desc, ScanDirectionIsForward(dir) ? pos->highkey :
 					  pos->lowkey, so->bound, so->bound_keys, false);
-	load_adjacent_leaf(scan, dir, pos->blkno, pos->rightlink);
+	load_adjacent_leaf(scan, pos, dir, pos->blkno, pos->rightlink);
+	if (pos->filtering)
+		resume_skipping(scan, dir);
 	return true;
 }
 
@@ -652,7 +991,7 @@ parallel_next_leaf(IndexScanDesc scan, ScanDirection dir)
 	{
 		if (so->keys.drive_key >= 0)
 			bp_set_array_element(&so->keys, elem);
-		load_adjacent_leaf(scan, dir, next.leaf, next.rightlink);
+		load_adjacent_leaf(scan, pos, dir, next.leaf, next.rightlink);
 		pos->array_elem = elem;
 	}
 	if (has_next_leaf(so, dir))
@@ -750,9 +1089,21 @@ return_entry(IndexScanDesc scan, const char *slot)
 		scan->xs_itup = form_entry_tuple(scan, slot);
 }
 
-/* amgettuple: the next matching entry in the scan direction. */
-bool
-bp_gettuple(IndexScanDesc scan, ScanDirection dir)
+/* Does the entry slot of the position match the scan's keys? */
+static inline bool
+entry_matches(BpScanOpaque so, const BpScanPos *pos, const char *slot)
+{
+	if (pos->filtering)
+		return bp_test_outer_keys(&so->keys, slot);
+	return so->keys.exact || bp_test_keys(&so->keys, slot) == BP_KEY_MATCH;
+}
+
+/*
+ * The next entry of the scan in the scan direction that matches its keys,
+ * or NULL at the end of the scan.
+ */
+static const char *
+next_entry(IndexScanDesc scan, ScanDirection dir)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	BpScanPos  *pos = &so->pos;
@@ -760,28 +1111,12 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 	int			step = forward ? 1 : -1;
 	uint16		width = so->desc.width;
 
-	if (so->keys.unsatisfiable)
-		return false;
 	if (!pos->valid)
 	{
-		if (scan->parallel_scan == NULL)
-			first_leaf(scan, dir, forward ? 0 : so->keys.drive_nelems - 1);
-		else if (!parallel_next_leaf(scan, dir))
-			return false;
+		if (scan->parallel_scan == NULL ? !start_scan(scan, dir) :
+			!parallel_next_leaf(scan, dir))
+			return NULL;
 	}
-	else if (scan->kill_prior_tuple && pos->cur >= pos->lo && pos->cur < pos->hi &&
-			 so->nkilled < pos->nitems)
-	{
-		if (so->nkilled == so->killed_capacity)
-		{
-			so->killed_capacity = Max(64, 2 * so->killed_capacity);
-			so->killed = so->killed ?
-				repalloc(so->killed, sizeof(int) * so->killed_capacity) :
-				palloc(sizeof(int) * so->killed_capacity);
-		}
-		so->killed[so->nkilled++] = pos->cur;
-	}
-
 	for (;;)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -793,32 +1128,60 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 			slot = pos->items + (Size) pos->cur * width;
 			if (scan->ignore_killed_tuples && bp_slot_dead(slot))
 				continue;
-			if (so->keys.exact || bp_test_keys(&so->keys, slot) == BP_KEY_MATCH)
-			{
-				return_entry(scan, slot);
-				return true;
-			}
+			if (entry_matches(so, pos, slot))
+				return slot;
 		}
 		if (scan->parallel_scan != NULL)
 		{
 			if (parallel_next_leaf(scan, dir))
 				continue;
 			pos->cur = forward ? pos->hi : pos->lo - 1;
-			return false;
+			return NULL;
 		}
 
 		/*
-		 * At the end of the range, the next element's range if any; else
-		 * stay here, so a reversal works.
+		 * At the end of the range, the next element's range if any, else
+		 * the next prefix's in a skip scan; else stay here, so a reversal
+		 * works.  A leaf read whole ends at the end of the outer range.
 		 */
-		if (!step_leaf(scan, dir))
-		{
-			if (next_array_element(scan, dir))
-				continue;
-			pos->cur = forward ? pos->hi : pos->lo - 1;
-			return false;
-		}
+		if (step_leaf(scan, dir))
+			continue;
+		if (!pos->filtering &&
+			(next_array_element(scan, dir) ||
+			 (so->keys.nskip > 0 && next_prefix(scan, dir))))
+			continue;
+		pos->cur = forward ? pos->hi : pos->lo - 1;
+		return NULL;
 	}
+}
+
+/* amgettuple: the next matching entry in the scan direction. */
+bool
+bp_gettuple(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	const char *slot;
+
+	if (so->keys.unsatisfiable)
+		return false;
+	if (pos->valid && scan->kill_prior_tuple && pos->cur >= pos->lo &&
+		pos->cur < pos->hi && so->nkilled < pos->nitems)
+	{
+		if (so->nkilled == so->killed_capacity)
+		{
+			so->killed_capacity = Max(64, 2 * so->killed_capacity);
+			so->killed = so->killed ?
+				repalloc(so->killed, sizeof(int) * so->killed_capacity) :
+				palloc(sizeof(int) * so->killed_capacity);
+		}
+		so->killed[so->nkilled++] = pos->cur;
+	}
+	slot = next_entry(scan, dir);
+	if (slot == NULL)
+		return false;
+	return_entry(scan, slot);
+	return true;
 }
 
 /* State of a bitmap scan's visit of one leaf. */
@@ -937,8 +1300,36 @@ collect_range(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
 }
 
 /*
+ * A skip scan's bitmap: the TIDs of its entries as an ordered scan forward
+ * returns them, whose leaf copies let it find each prefix.
+ */
+static int64
+collect_skipping(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	int64		total = 0;
+	const char *slot;
+
+	release_pos(&so->pos);
+	visit->ntids = 0;
+	while ((slot = next_entry(scan, ForwardScanDirection)) != NULL)
+	{
+		visit->tids[visit->ntids++] = bp_slot_tid(slot);
+		if (visit->ntids == visit->capacity)
+		{
+			tbm_add_tuples(tbm, visit->tids, visit->ntids, false);
+			total += visit->ntids;
+			visit->ntids = 0;
+		}
+	}
+	tbm_add_tuples(tbm, visit->tids, visit->ntids, false);
+	return total + visit->ntids;
+}
+
+/*
  * amgetbitmap: map_range over the leaves of the range, unsorted; with a
- * driving array, over the range of each of its elements.
+ * driving array, over the range of each of its elements; a skip scan as
+ * an ordered scan.
  */
 int64
 bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
@@ -954,6 +1345,9 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	visit.skip_dead = scan->ignore_killed_tuples;
 	visit.capacity = 1024;
 	visit.tids = palloc(sizeof(ItemPointerData) * visit.capacity);
+	if (so->keys.nskip > 0)
+		nranges = 0;
+	total = so->keys.nskip > 0 ? collect_skipping(scan, tbm, &visit) : 0;
 	for (int elem = 0; elem < nranges; elem++)
 	{
 		if (so->keys.drive_key >= 0)
@@ -982,6 +1376,13 @@ bp_restrpos(IndexScanDesc scan)
 
 	kill_entries(scan);
 	copy_pos(&so->pos, &so->mark, &so->desc);
+	if (so->pos.valid && so->keys.nskip > 0)
+	{
+		if (so->pos.has_prefix)
+			bp_set_prefix(&so->keys, so->pos.prefix);
+		else
+			bp_clear_prefix(&so->keys);
+	}
 	if (so->pos.valid && so->keys.drive_key >= 0)
 		bp_set_array_element(&so->keys, so->pos.array_elem);
 }

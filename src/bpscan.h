@@ -29,6 +29,9 @@ typedef struct BpScanPos
 	uint16		flags;			/* the leaf's BP_HAS_LOW / BP_HAS_HIGH */
 	int			nitems;
 	int			capacity;		/* slots items has room for */
+	int			floor;			/* items [floor, ceil) lie within the bounds
+								 * the leaf was loaded with */
+	int			ceil;
 	int			lo;				/* items [lo, hi) are not outside the range */
 	int			hi;
 	int			cur;			/* item last returned; lo - 1 or hi at ends */
@@ -41,6 +44,19 @@ typedef struct BpScanPos
 								 * that their leaf stored stripped */
 	int			array_elem;		/* element of the driving array whose
 								 * primitive scan the entries belong to */
+	/* skip scans (bpscankey.h): */
+	bool		has_prefix;		/* the entries belong to the primitive scan
+								 * of prefix */
+	char	   *prefix;			/* one slot */
+	char	   *prefix_keys;	/* its keys, BP_KEYS_BUFSIZE bytes */
+	bool		whole;			/* the copy holds the leaf's whole part of
+								 * the outer range, not only the range */
+	bool		filtering;		/* reading the leaf whole: [lo, hi) is its
+								 * part of the outer range, every entry
+								 * tested against the keys */
+	int			group_start;	/* item where the prefix's entries start in
+								 * the scan direction, -1 if not here */
+	int			small_groups;	/* prefixes of few entries in a row here */
 	bool		valid;
 } BpScanPos;
 
@@ -58,6 +74,8 @@ typedef struct BpScanOpaqueData
 	BpScanKeys	keys;			/* keys.desc points to slot */
 	BpScanPos	pos;
 	BpScanPos	mark;
+	BpScanPos	probe;			/* a skip scan's leaf while it seeks the
+								 * next prefix beyond pos's leaf */
 	BpLeafWork	work;
 	char	   *bound;			/* one slot: a leaf's fence while stepping */
 	char	   *bound_keys;		/* its keys, BP_KEYS_BUFSIZE bytes */

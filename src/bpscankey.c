@@ -11,6 +11,13 @@
  * descent, the leaf-to-leaf walk and the BPA's block selection all use
  * them.  Every entry inside the bounds is still tested against all keys.
  *
+ * A skip scan (bp_prepare_keys) adds an = key, a skip key, on each key
+ * column before the last one with a key, when one of those columns would
+ * stop the bounds: the scan then walks the distinct values of that prefix
+ * of columns, each bounding a range as if its columns had = keys.  The
+ * outer range, the one the scan's own keys bound, is where the prefixes
+ * are sought (bp_below_outer_range, bp_before_next_prefix, ...).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -173,12 +180,13 @@ is_equality_array(const ScanKey sk)
 
 /*
  * Which = ANY(array) key drives primitive scans: the first, by column, of
- * those whose earlier columns all have a plain = or IS NULL key (one
- * primitive scan per element then returns entries in index order).
- * Returns its position in scankey, or -1.
+ * those whose earlier columns all have a plain = or IS NULL key, or are
+ * among the first nskip columns, which a skip scan pins (one primitive
+ * scan per element then returns entries in index order).  Returns its
+ * position in scankey, or -1.
  */
 static int
-choose_driving_array(const ScanKey scankey, int nkeys)
+choose_driving_array(const ScanKey scankey, int nkeys, int nskip)
 {
 	int			best = -1;
 
@@ -190,7 +198,7 @@ choose_driving_array(const ScanKey scankey, int nkeys)
 		if (!is_equality_array(&scankey[i]) ||
 			(best >= 0 && scankey[best].sk_attno <= att))
 			continue;
-		for (int before = 1; before < att && pinned; before++)
+		for (int before = nskip + 1; before < att && pinned; before++)
 		{
 			pinned = false;
 			for (int j = 0; j < nkeys; j++)
@@ -204,6 +212,48 @@ choose_driving_array(const ScanKey scankey, int nkeys)
 			best = i;
 	}
 	return best;
+}
+
+/* Does sk pin its column to one value: a plain = or IS NULL key? */
+static bool
+pins_column(const ScanKey sk)
+{
+	if (sk->sk_flags & SK_SEARCHNULL)
+		return true;
+	return !(sk->sk_flags & (SK_SEARCHARRAY | SK_SEARCHNOTNULL | SK_ISNULL)) &&
+		sk->sk_strategy == BTEqualStrategyNumber;
+}
+
+/*
+ * How many leading key columns a skip scan walks the values of: every
+ * column before the last one with a value or IS NULL key, when one of them
+ * has no = or IS NULL key (the bounds of the range stop there) and none
+ * has an = ANY key.  0: the scan does not skip.
+ */
+static int
+skip_prefix_columns(const ScanKey scankey, int nkeys)
+{
+	int			last = -1;
+	bool		all_pinned = true;
+
+	for (int i = 0; i < nkeys; i++)
+		if (!(scankey[i].sk_flags & SK_SEARCHNOTNULL))
+			last = Max(last, scankey[i].sk_attno - 1);
+	for (int att = 0; att < last; att++)
+	{
+		bool		pinned = false;
+
+		for (int i = 0; i < nkeys; i++)
+		{
+			if (scankey[i].sk_attno - 1 != att)
+				continue;
+			if (is_equality_array(&scankey[i]))
+				return 0;
+			pinned |= pins_column(&scankey[i]);
+		}
+		all_pinned &= pinned;
+	}
+	return all_pinned ? 0 : Max(last, 0);
 }
 
 /*
@@ -251,6 +301,7 @@ add_value_key(Relation index, const ScanKey sk, StrategyNumber strategy,
 	key->argument = argument;
 	key->collation = sk->sk_collation;
 	key->drives_array = false;
+	key->skip = false;
 	set_range_limits(key);
 	lookup_key_comparison(index, key->attno, sk->sk_subtype, &key->cmp);
 	key->kind = BP_CMP_FMGR;
@@ -284,6 +335,33 @@ add_null_key(const ScanKey sk, BpScanKeys *out)
 	key->order = NULL;
 	key->has_prefix = false;
 	key->drives_array = false;
+	key->skip = false;
+	place_new_key(out);
+}
+
+/*
+ * Add the skip key of column att to out: = with the column's own
+ * comparison, its argument set with each prefix (bp_set_prefix).
+ */
+static void
+add_skip_key(Relation index, int att, BpScanKeys *out)
+{
+	BpScanKey  *key = &out->keys[out->nkeys];
+
+	key->attno = att;
+	key->flags = 0;
+	key->strategy = BTEqualStrategyNumber;
+	key->argument = (Datum) 0;
+	key->collation = out->desc->collation[att];
+	key->drives_array = false;
+	key->skip = true;
+	set_range_limits(key);
+	fmgr_info_copy(&key->cmp, index_getprocinfo(index, att + 1, 1),
+				   CurrentMemoryContext);
+	key->order = out->desc->key_order[att];
+	key->kind = out->desc->cmp_kind[att];
+	key->has_prefix = out->desc->att_len[att] == -1;
+	memset(key->prefix, 0, sizeof(key->prefix));
 	place_new_key(out);
 }
 
@@ -353,11 +431,15 @@ add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
  * Array elements are allocated in the current memory context.
  */
 void
-bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
+bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, bool allow_skip,
+				BpScanKeys *out)
 {
 	int			pinned_through = -1;
-	int			driving = choose_driving_array(scankey, nkeys);
+	int			nskip = allow_skip ? skip_prefix_columns(scankey, nkeys) : 0;
+	int			driving = choose_driving_array(scankey, nkeys, nskip);
 
+	out->nskip = nskip;
+	out->prefix_set = false;
 	out->unsatisfiable = false;
 	out->nkeys = 0;
 	out->nfilters = 0;
@@ -376,6 +458,13 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 			add_array_key(index, sk, i == driving, out);
 		else
 			add_value_key(index, sk, sk->sk_strategy, sk->sk_argument, out);
+	}
+	for (int att = 0; att < nskip; att++)
+		add_skip_key(index, att, out);
+	if (nskip > 0)
+	{
+		out->prefix = palloc(out->desc->width);
+		out->prefix_keys = palloc(BP_KEYS_BUFSIZE);
 	}
 	for (int i = 0; i < out->nkeys; i++)
 		if (out->keys[i].drives_array)
@@ -409,6 +498,54 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, BpScanKeys *out)
 			out->keys[i].attno == pinned_through + 1)
 			pinned_through = out->keys[i].attno;
 	}
+	/* the skip keys pin their columns only while there is a prefix */
+	out->skip_exact = out->exact;
+	if (nskip > 0)
+		out->exact = false;
+}
+
+/*
+ * Make the skip keys of a skip scan pin the prefix columns to the values
+ * (or NULLs) of slot, a logical slot: one primitive scan's range.
+ */
+void
+bp_set_prefix(BpScanKeys *keys, const char *slot)
+{
+	const BpSlotDesc *desc = keys->desc;
+
+	Assert(keys->nskip > 0);
+	bp_slot_copy_keys(desc, slot, keys->prefix, keys->prefix_keys, false);
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		BpScanKey  *key = &keys->keys[i];
+
+		if (!key->skip)
+			continue;
+		key->flags = bp_slot_isnull(desc, keys->prefix, key->attno) ?
+			SK_SEARCHNULL : 0;
+		if (key->flags != 0)
+			continue;
+		key->argument = bp_slot_datum(desc, keys->prefix, key->attno);
+		if (key->has_prefix)
+			set_argument_prefix(desc, key);
+	}
+	keys->prefix_set = true;
+	keys->exact = keys->skip_exact;
+}
+
+/* Leave a skip scan without a prefix: its skip keys impose nothing. */
+void
+bp_clear_prefix(BpScanKeys *keys)
+{
+	keys->prefix_set = false;
+	keys->exact = false;
+}
+
+/* Do two logical slots have the same prefix of a skip scan? */
+bool
+bp_same_prefix(const BpScanKeys *keys, const char *a, const char *b)
+{
+	return bp_compare_slot_prefix(keys->desc, keys->nskip, a, b) == 0;
 }
 
 /* Make the driving array key of keys take element elem of its array. */
@@ -508,14 +645,27 @@ test_key(const BpScanKey *key, const BpSlotDesc *desc, const char *slot)
 	return (c < key->below_limit) != desc->reverse[att] ? BP_KEY_BELOW : BP_KEY_ABOVE;
 }
 
+/*
+ * Is a key of keys to be ignored: a skip key while there is no prefix, or
+ * any skip key for the outer range?
+ */
+static inline bool
+ignored_key(const BpScanKeys *keys, const BpScanKey *key, bool outer)
+{
+	return key->skip && (outer || !keys->prefix_set);
+}
+
 /* Test every key; the first failure tells on which side the entry lies. */
 BpKeyResult
 bp_test_keys(const BpScanKeys *keys, const char *slot)
 {
 	for (int i = 0; i < keys->nkeys; i++)
 	{
-		BpKeyResult result = test_key(&keys->keys[i], keys->desc, slot);
+		BpKeyResult result;
 
+		if (ignored_key(keys, &keys->keys[i], false))
+			continue;
+		result = test_key(&keys->keys[i], keys->desc, slot);
 		if (result != BP_KEY_MATCH)
 			return result;
 	}
@@ -526,12 +676,73 @@ bp_test_keys(const BpScanKeys *keys, const char *slot)
 }
 
 /*
- * Is slot outside the range on the given side?  Walks the key columns in
- * order; a column is looked at only while all earlier columns are pinned
- * by equality keys that the slot satisfies.
+ * Does the column of key, the driving array's, hold in slot one of the
+ * array's elements?  They are in index order.
  */
 static bool
-outside_range(const BpScanKeys *keys, const char *slot, BpKeyResult side)
+drive_array_holds(const BpScanKeys *keys, const BpScanKey *key,
+				  const char *slot)
+{
+	const BpSlotDesc *desc = keys->desc;
+	int			lo = 0;
+	int			hi = keys->drive_nelems;
+
+	if (bp_slot_isnull(desc, slot, key->attno))
+		return false;
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		char		prefix[BP_KEY_PREFIX_SIZE];
+		int32		c;
+
+		if (key->has_prefix)
+			bp_key_prefix(desc, key->attno, prefix,
+						  DatumGetPointer(keys->drive_elems[mid]));
+		c = compare_column(key->kind, &key->cmp, key->order, key->collation,
+						   desc, slot, key->attno, keys->drive_elems[mid],
+						   prefix);
+		if (c == 0)
+			return true;
+		if ((c < 0) != desc->reverse[key->attno])
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+/*
+ * Does slot match the keys of the outer range of a skip scan: every key
+ * but the skip keys, the driving array's key as the whole array?
+ */
+bool
+bp_test_outer_keys(const BpScanKeys *keys, const char *slot)
+{
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		const BpScanKey *key = &keys->keys[i];
+
+		if (key->skip)
+			continue;
+		if (key->drives_array ? !drive_array_holds(keys, key, slot) :
+			test_key(key, keys->desc, slot) != BP_KEY_MATCH)
+			return false;
+	}
+	for (int i = 0; i < keys->nfilters; i++)
+		if (!filter_matches(&keys->filters[i], keys->desc, slot))
+			return false;
+	return true;
+}
+
+/*
+ * Is slot outside the range on the given side?  Walks the key columns in
+ * order; a column is looked at only while all earlier columns are pinned
+ * by equality keys that the slot satisfies.  The outer range of a skip
+ * scan ignores the skip keys, as does a skip scan without a prefix.
+ */
+static bool
+outside_range(const BpScanKeys *keys, const char *slot, BpKeyResult side,
+			  bool outer)
 {
 	int			i = 0;
 
@@ -543,7 +754,11 @@ outside_range(const BpScanKeys *keys, const char *slot, BpKeyResult side)
 		for (; i < keys->nkeys && keys->keys[i].attno == att; i++)
 		{
 			const BpScanKey *key = &keys->keys[i];
-			BpKeyResult result = test_key(key, keys->desc, slot);
+			BpKeyResult result;
+
+			if (ignored_key(keys, key, outer))
+				continue;
+			result = test_key(key, keys->desc, slot);
 
 			if (result == side)
 				return true;
@@ -592,7 +807,7 @@ bp_below_range(const void *slot, void *arg)
 
 	if (keys->first_column_inline)
 		return outside_first_column(keys, slot, true);
-	return outside_range(keys, slot, BP_KEY_BELOW);
+	return outside_range(keys, slot, BP_KEY_BELOW, false);
 }
 
 /* Does slot sort after every entry the keys can match? */
@@ -603,7 +818,7 @@ bp_above_range(const void *slot, void *arg)
 
 	if (keys->first_column_inline)
 		return outside_first_column(keys, slot, false);
-	return outside_range(keys, slot, BP_KEY_ABOVE);
+	return outside_range(keys, slot, BP_KEY_ABOVE, false);
 }
 
 /*
@@ -635,4 +850,55 @@ bool
 bp_not_above_range(const void *slot, void *keys)
 {
 	return !bp_above_range(slot, keys);
+}
+
+/* Does slot sort before the outer range of a skip scan? */
+bool
+bp_below_outer_range(const void *slot, void *keys)
+{
+	return outside_range((const BpScanKeys *) keys, slot, BP_KEY_BELOW, true);
+}
+
+/* Does slot sort after the outer range of a skip scan? */
+bool
+bp_above_outer_range(const void *slot, void *keys)
+{
+	return outside_range((const BpScanKeys *) keys, slot, BP_KEY_ABOVE, true);
+}
+
+/*
+ * Forward skip scan: does slot sort before the entries of the outer range
+ * whose prefix follows the current one (before the outer range, or with a
+ * prefix at or below the current one)?  Without a prefix, the whole outer
+ * range.  Monotone, as the union of two monotone predicates.
+ */
+bool
+bp_before_next_prefix(const void *slot, void *arg)
+{
+	const BpScanKeys *keys = (const BpScanKeys *) arg;
+
+	return bp_below_outer_range(slot, arg) ||
+		(keys->prefix_set &&
+		 bp_compare_slot_prefix(keys->desc, keys->nskip, slot, keys->prefix) <= 0);
+}
+
+/*
+ * Backward skip scan: does slot sort after the entries of the outer range
+ * whose prefix precedes the current one?
+ */
+bool
+bp_after_prev_prefix(const void *slot, void *arg)
+{
+	const BpScanKeys *keys = (const BpScanKeys *) arg;
+
+	return bp_above_outer_range(slot, arg) ||
+		(keys->prefix_set &&
+		 bp_compare_slot_prefix(keys->desc, keys->nskip, slot, keys->prefix) >= 0);
+}
+
+/* Negation of bp_after_prev_prefix, to steer a descent backward. */
+bool
+bp_not_after_prev_prefix(const void *slot, void *keys)
+{
+	return !bp_after_prev_prefix(slot, keys);
 }

@@ -43,6 +43,9 @@ typedef struct BpScanKey
 	int			above_limit;	/* ... above this, after it */
 	bool		drives_array;	/* takes each element of the scan's driving
 								 * array in turn (BpScanKeys.drive_elems) */
+	bool		skip;			/* a skip scan's key on a prefix column: =
+								 * the prefix's value (IS NULL for a NULL),
+								 * no condition while there is no prefix */
 } BpScanKey;
 
 /*
@@ -103,6 +106,19 @@ typedef struct BpScanKeys
 	int			drive_key;
 	Datum	   *drive_elems;
 	int			drive_nelems;
+
+	/*
+	 * Skip scan: key columns 0 .. nskip - 1 form a prefix whose distinct
+	 * values the scan walks, one primitive scan per value, as if each
+	 * column had an = key on the current prefix (their skip keys).  The
+	 * scan's outer range is the one its own keys bound.  nskip = 0: the
+	 * scan does not skip.
+	 */
+	int			nskip;
+	bool		prefix_set;		/* the skip keys hold a prefix */
+	bool		skip_exact;		/* exact, with the prefix set */
+	char	   *prefix;			/* a slot holding the prefix */
+	char	   *prefix_keys;	/* its keys, BP_KEYS_BUFSIZE bytes */
 	const BpSlotDesc *desc;
 } BpScanKeys;
 
@@ -128,8 +144,18 @@ bp_inside_first_column(const BpScanKeys *keys, const char *slot)
 }
 
 extern void bp_prepare_keys(Relation index, ScanKey scankey, int nkeys,
-							BpScanKeys *out);
+							bool allow_skip, BpScanKeys *out);
 extern BpKeyResult bp_test_keys(const BpScanKeys *keys, const char *slot);
+extern bool bp_test_outer_keys(const BpScanKeys *keys, const char *slot);
+extern void bp_set_prefix(BpScanKeys *keys, const char *slot);
+extern void bp_clear_prefix(BpScanKeys *keys);
+extern bool bp_same_prefix(const BpScanKeys *keys, const char *a,
+						   const char *b);
+extern bool bp_below_outer_range(const void *slot, void *keys);
+extern bool bp_above_outer_range(const void *slot, void *keys);
+extern bool bp_before_next_prefix(const void *slot, void *keys);
+extern bool bp_after_prev_prefix(const void *slot, void *keys);
+extern bool bp_not_after_prev_prefix(const void *slot, void *keys);
 extern void bp_set_array_element(BpScanKeys *keys, int elem);
 extern bool bp_below_range(const void *slot, void *keys);
 extern bool bp_above_range(const void *slot, void *keys);

@@ -334,15 +334,17 @@ compare_tids(const char *a, const char *b)
 }
 
 /*
- * bp_compare_slot_keys of slots that may be stored in a page: a in page_a
- * if that is not NULL (its keys are offsets there, as in a copy of a slot
- * stored there), else a logical slot; b likewise.
+ * Compare the first ncolumns key columns of slots that may be stored in a
+ * page, in index order: a in page_a if that is not NULL (its keys are
+ * offsets there, as in a copy of a slot stored there), else a logical
+ * slot; b likewise.
  */
 static int
-compare_page_slot_keys(const BpSlotDesc *desc, const char *page_a,
-					   const char *page_b, const char *a, const char *b)
+compare_page_slot_columns(const BpSlotDesc *desc, int ncolumns,
+						  const char *page_a, const char *page_b,
+						  const char *a, const char *b)
 {
-	for (int i = 0; i < desc->natts; i++)
+	for (int i = 0; i < ncolumns; i++)
 	{
 		bool		a_null = bp_slot_isnull(desc, a, i);
 		bool		b_null = bp_slot_isnull(desc, b, i);
@@ -359,6 +361,25 @@ compare_page_slot_keys(const BpSlotDesc *desc, const char *page_a,
 			return desc->reverse[i] ? -c : c;
 	}
 	return 0;
+}
+
+/* bp_compare_slot_keys of slots that may be stored in a page (as above). */
+static int
+compare_page_slot_keys(const BpSlotDesc *desc, const char *page_a,
+					   const char *page_b, const char *a, const char *b)
+{
+	return compare_page_slot_columns(desc, desc->natts, page_a, page_b, a, b);
+}
+
+/*
+ * Compare the first ncolumns key columns of two logical slots in index
+ * order: the prefix of the entries that a skip scan walks.
+ */
+int
+bp_compare_slot_prefix(const BpSlotDesc *desc, int ncolumns, const char *a,
+					   const char *b)
+{
+	return compare_page_slot_columns(desc, ncolumns, NULL, NULL, a, b);
 }
 
 /*

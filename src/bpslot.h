@@ -370,6 +370,8 @@ extern void bp_init_slot_desc(Relation index, BpSlotDesc *desc);
 extern BpCompareKind bp_compare_kind(Oid proc);
 extern int	bp_compare_slot_keys(const BpSlotDesc *desc, const char *a,
 								 const char *b);
+extern int	bp_compare_slot_prefix(const BpSlotDesc *desc, int ncolumns,
+								   const char *a, const char *b);
 extern int	bp_compare_slots(const void *a, const void *b, void *arg);
 extern void bp_separator(const BpSlotDesc *desc, const char *left,
 						 const char *right, char *sep);

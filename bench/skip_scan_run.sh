@@ -1,0 +1,73 @@
+#!/bin/bash
+# Inner part of bench/skip_scan.sh: runs against the server given by the
+# PG* environment variables.  Argument: rows per table.
+set -euo pipefail
+ROWS=${1:-1000000}
+REPS=5
+q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+
+q <<'SQL'
+CREATE EXTENSION IF NOT EXISTS bpindex;
+-- best execution time in ms of a query over reps runs, from EXPLAIN
+-- ANALYZE, its scan node and index searches (18; 0 where not reported)
+CREATE OR REPLACE FUNCTION skip_measure(query text, reps int, OUT ms float8,
+                                        OUT node text, OUT searches int)
+LANGUAGE plpgsql AS $$
+DECLARE
+    plan json;
+BEGIN
+    FOR i IN 1 .. reps LOOP
+        EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || query INTO plan;
+        ms := least(ms, (plan->0->>'Execution Time')::float8);
+    END LOOP;
+    node := coalesce((regexp_match(plan::text, '"Node Type": "(Index Only Scan|Index Scan|Bitmap Index Scan)"'))[1],
+                     (regexp_match(plan::text, '"Node Type": "(Seq Scan)"'))[1]);
+    searches := coalesce((regexp_match(plan::text, '"Index Searches": (\d+)'))[1]::int, 0);
+END
+$$;
+SQL
+
+printf '%-52s | %9s | %9s | %5s | %s\n' workload btree bpindex ratio \
+	"scan node, index searches (btree / bpindex)"
+
+# ratio of bpindex's to btree's number
+ratio() { echo "$1 $2" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "-" }'; }
+
+MID=$(( ROWS / 2 + 7 ))
+for ndist in 10 100 10000; do
+	q <<SQL
+DROP TABLE IF EXISTS sk_btree, sk_bpindex;
+CREATE TABLE sk_btree (a int4, b int8, c int4);
+INSERT INTO sk_btree SELECT g % $ndist, g, g FROM generate_series(1, $ROWS) g;
+CREATE TABLE sk_bpindex (LIKE sk_btree);
+INSERT INTO sk_bpindex SELECT * FROM sk_btree;
+CREATE INDEX ON sk_btree USING btree (a, b);
+CREATE INDEX ON sk_bpindex USING bpindex (a, b);
+VACUUM ANALYZE sk_btree, sk_bpindex;
+CHECKPOINT;
+SQL
+	shapes=("b = $MID"
+		"b IN ($(( MID - 90000 )), $(( MID - 7 )), $MID, $(( MID + 12345 )), $(( MID + 99999 )))"
+		"b BETWEEN $MID AND $(( MID + 100 ))")
+	labels=("b = c" "b IN (5 values)" "b BETWEEN c AND c + 100")
+	for i in 0 1 2; do
+		shape=${shapes[$i]}
+		for how in planner forced; do
+			declare -A ms node searches
+			for idx in btree bpindex; do
+				set_forced=""
+				[ "$how" = planner ] || set_forced="SET enable_seqscan = off; SET enable_bitmapscan = off;"
+				read -r ms[$idx] node[$idx] searches[$idx] < <(q -F ' ' <<SQL | sed 's/Index Only Scan/Index-Only-Scan/; s/Index Scan/Index-Scan/; s/Bitmap Index Scan/Bitmap-Index-Scan/; s/Seq Scan/Seq-Scan/'
+$set_forced
+SELECT round(ms::numeric, 2), node, searches FROM skip_measure('SELECT * FROM sk_$idx WHERE $shape', $REPS);
+SQL
+)
+			done
+			label="$ndist values: ${labels[$i]}, $how"
+			printf '%-52s | %9s | %9s | %5s | %s %s / %s %s\n' "$label" "${ms[btree]}" "${ms[bpindex]}" \
+				"$(ratio "${ms[bpindex]}" "${ms[btree]}")" "${node[btree]}" "${searches[btree]}" \
+				"${node[bpindex]}" "${searches[bpindex]}"
+		done
+	done
+done
+q -c "DROP TABLE IF EXISTS sk_btree, sk_bpindex"
