@@ -13,6 +13,7 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
+#include "bpbitmap.h"
 #include "bpbuild.h"
 #include "bpcompat.h"
 #include "bpcost.h"

@@ -280,7 +280,6 @@ release_all(Buffer *bufs, int n)
 			UnlockReleaseBuffer(bufs[i]);
 }
 
-
 /*
  * The last steps of a deletion, inside its critical section: turn the
  * empty leaf into a deleted page, finish the WAL record and release the

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * bpscan.c
- *	  Ordered scans (iterate_range) and bitmap scans (map_range).
+ *	  Ordered scans (iterate_range), with skip scans; bitmap scans are in
+ *	  bpbitmap.c.
  *
  * An ordered scan copies one leaf at a time, under a shared content lock,
  * into backend memory in sorted order (bpa_sorted merges the log with the
@@ -125,8 +126,8 @@ ensure_items(BpScanPos *pos, int n, uint16 width)
 }
 
 /* Drop the pin a scan position keeps, if any, and invalidate it. */
-static void
-release_pos(BpScanPos *pos)
+void
+bp_scan_release_pos(BpScanPos *pos)
 {
 	if (BufferIsValid(pos->buf))
 		ReleaseBuffer(pos->buf);
@@ -148,7 +149,7 @@ copy_pos(BpScanPos *dst, const BpScanPos *src, const BpSlotDesc *desc)
 	char	   *prefix = dst->prefix;
 	char	   *prefix_keys = dst->prefix_keys;
 
-	release_pos(dst);
+	bp_scan_release_pos(dst);
 	*dst = *src;
 	dst->items = items;
 	dst->capacity = capacity;
@@ -313,9 +314,9 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 		so->keys.nskip == 0 &&
 		(so->keys.keys[0].strategy == BTEqualStrategyNumber ||
 		 (so->keys.keys[0].flags & SK_SEARCHNULL));
-	release_pos(&so->pos);
-	release_pos(&so->mark);
-	release_pos(&so->probe);
+	bp_scan_release_pos(&so->pos);
+	bp_scan_release_pos(&so->mark);
+	bp_scan_release_pos(&so->probe);
 }
 
 /* End a scan. */
@@ -325,9 +326,9 @@ bp_endscan(IndexScanDesc scan)
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
 	kill_entries(scan);
-	release_pos(&so->pos);
-	release_pos(&so->mark);
-	release_pos(&so->probe);
+	bp_scan_release_pos(&so->pos);
+	bp_scan_release_pos(&so->mark);
+	bp_scan_release_pos(&so->probe);
 	MemoryContextDelete(so->tuple_cxt);
 	MemoryContextDelete(so->keys_cxt);
 	free_pos(&so->pos);
@@ -470,7 +471,7 @@ load_leaf(IndexScanDesc scan, BpScanPos *pos, Buffer buf, ScanDirection dir,
 	BpPageOpaque opaque = BpPageGetOpaque(page);
 	BpLeaf		leaf;
 
-	release_pos(pos);
+	bp_scan_release_pos(pos);
 	pos->blkno = BufferGetBlockNumber(buf);
 	pos->lsn = BufferGetLSNAtomic(buf);
 	pos->flags = opaque->flags;
@@ -590,62 +591,6 @@ next_array_element(IndexScanDesc scan, ScanDirection dir)
 }
 
 /*
- * Read the leaf that follows a leaf whose high key is highkey and whose
- * right-link was blkno, share-locked: the leaf that holds highkey.  A
- * deleted page whose low key is the key expected is passed through its
- * right-link, expecting its high key next; a page that is neither (it was
- * deleted and reused since the link was read) makes the scan descend
- * again to the leaf that holds highkey.
- */
-static Buffer
-read_next_leaf(Relation index, const BpSlotDesc *desc, BlockNumber blkno,
-			   const char *highkey)
-{
-	char	   *expected = palloc(desc->width);
-	char	   *expected_keys = palloc(BP_KEYS_BUFSIZE);
-	char		fence[BP_MAX_SLOT_WIDTH];
-	BpSlotBound bound = {desc, expected};
-	Buffer		buf;
-	bool		found = false;
-
-	bp_slot_copy_keys(desc, highkey, expected, expected_keys, false);
-	for (;;)
-	{
-		Page		page;
-		uint16		flags;
-
-		CHECK_FOR_INTERRUPTS();
-		buf = bp_read_buffer(index, blkno, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		flags = BpPageGetOpaque(page)->flags;
-		if (!(flags & BP_LEAF))
-			break;
-		if (!(flags & BP_DELETED))
-		{
-			found = bp_slot_within_fences(page, desc, expected);
-			break;
-		}
-		if (!(flags & BP_HAS_LOW) ||
-			bp_compare_slots(bp_page_fence(desc, page, false, fence), expected,
-							 (void *) desc) != 0)
-			break;
-		bp_slot_copy_keys(desc, bp_page_fence(desc, page, true, fence), expected,
-						  expected_keys, false);
-		blkno = BpPageGetOpaque(page)->rightlink;
-		UnlockReleaseBuffer(buf);
-	}
-	if (!found)
-	{
-		UnlockReleaseBuffer(buf);
-		bp_slot_copy_keys(desc, highkey, expected, expected_keys, false);
-		buf = bp_descend(index, bp_pivot_at_or_before, &bound, BUFFER_LOCK_SHARE);
-	}
-	pfree(expected);
-	pfree(expected_keys);
-	return buf;
-}
-
-/*
  * Can a leaf after the position's, in the scan direction, hold entries of
  * the range (the outer range while filtering)?  Not if the range ends
  * inside it, or at its fence.
@@ -680,7 +625,7 @@ load_adjacent_leaf(IndexScanDesc scan, BpScanPos *pos, ScanDirection dir,
 
 	if (ScanDirectionIsForward(dir))
 	{
-		buf = read_next_leaf(index, &so->desc, rightlink, so->bound);
+		buf = bp_read_next_leaf(index, &so->desc, rightlink, so->bound);
 		load_leaf(scan, pos, buf, dir, so->bound, NULL);
 		return;
 	}
@@ -849,7 +794,7 @@ seek_prefix(IndexScanDesc scan, ScanDirection dir)
 		if (item >= 0)
 			return item;
 	}
-	release_pos(probe);
+	bp_scan_release_pos(probe);
 	return -1;
 }
 
@@ -886,7 +831,7 @@ next_prefix(IndexScanDesc scan, ScanDirection dir)
 		swap = so->pos;
 		so->pos = so->probe;
 		so->probe = swap;
-		release_pos(&so->probe);
+		bp_scan_release_pos(&so->probe);
 	}
 	start_prefix(scan, item, dir);
 	return true;
@@ -1102,8 +1047,8 @@ entry_matches(BpScanOpaque so, const BpScanPos *pos, const char *slot)
  * The next entry of the scan in the scan direction that matches its keys,
  * or NULL at the end of the scan.
  */
-static const char *
-next_entry(IndexScanDesc scan, ScanDirection dir)
+const char *
+bp_scan_next_entry(IndexScanDesc scan, ScanDirection dir)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	BpScanPos  *pos = &so->pos;
@@ -1177,185 +1122,11 @@ bp_gettuple(IndexScanDesc scan, ScanDirection dir)
 		}
 		so->killed[so->nkilled++] = pos->cur;
 	}
-	slot = next_entry(scan, dir);
+	slot = bp_scan_next_entry(scan, dir);
 	if (slot == NULL)
 		return false;
 	return_entry(scan, slot);
 	return true;
-}
-
-/* State of a bitmap scan's visit of one leaf. */
-typedef struct BitmapVisit
-{
-	const BpScanKeys *keys;
-	bool		skip_dead;		/* skip entries whose dead bit is set */
-	ItemPointerData *tids;
-	int			ntids;
-	int			capacity;		/* room in tids */
-} BitmapVisit;
-
-/* Collect the TID of an entry in the range that matches every key. */
-static void
-collect_tid(const void *slot, void *arg)
-{
-	BitmapVisit *visit = (BitmapVisit *) arg;
-
-	if (visit->skip_dead && bp_slot_dead(slot))
-		return;
-	if (visit->keys->exact || bp_test_keys(visit->keys, slot) == BP_KEY_MATCH)
-		visit->tids[visit->ntids++] = bp_slot_tid(slot);
-}
-
-/*
- * Does every entry of the leaf lie inside the range of exact keys?  Its
- * entries are at or above its low key and below its high key.
- */
-static bool
-leaf_inside_range(Page page, const BpScanKeys *keys)
-{
-	uint16		flags = BpPageGetOpaque(page)->flags;
-	char		low[BP_MAX_SLOT_WIDTH];
-	char		high[BP_MAX_SLOT_WIDTH];
-
-	return keys->exact &&
-		(flags & BP_HAS_LOW) &&
-		!bp_below_range(bp_page_fence(keys->desc, page, false, low), (void *) keys) &&
-		(flags & BP_HAS_HIGH) &&
-		!bp_above_range(bp_page_fence(keys->desc, page, true, high), (void *) keys);
-}
-
-/*
- * Collect the TIDs of the entries in the range of a leaf: every entry for
- * a leaf inside the range, else those of the range (inline keys) or those
- * bp_leaf_map selects that match every key.
- */
-static void
-collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
-{
-	BpLeaf		leaf;
-	int			n;
-
-	bp_leaf_open(&leaf, page, &so->desc);
-	/* keys rebuilt whole serve this leaf's tests only */
-	if (so->pos.key_cxt)
-		bp_leaf_rebuild_keys_in(&leaf, so->pos.key_cxt);
-	n = bp_leaf_count(&leaf);
-	if (n > visit->capacity)
-	{
-		visit->capacity = Max(n, 2 * visit->capacity);
-		pfree(visit->tids);
-		visit->tids = palloc(sizeof(ItemPointerData) * visit->capacity);
-	}
-	if (leaf_inside_range(page, &so->keys))
-		visit->ntids = bp_leaf_tids(&leaf, visit->skip_dead, visit->tids);
-	else if (so->keys.first_column_inline && so->keys.exact)
-		visit->ntids = bp_leaf_range_tids(&leaf, &so->keys, visit->skip_dead,
-										  visit->tids, &so->work);
-	else
-		bp_leaf_map(&leaf, bp_below_range, bp_above_range, (void *) &so->keys,
-					visit->skip_dead, collect_tid, visit, &so->work);
-}
-
-/* Add the TIDs of the entries of the keys' range to tbm; returns their count. */
-static int64
-collect_range(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
-{
-	BpScanOpaque so = (BpScanOpaque) scan->opaque;
-	Relation	index = scan->indexRelation;
-	int64		total = 0;
-	Buffer		buf;
-	char		high[BP_MAX_SLOT_WIDTH];
-
-	buf = bp_descend(index, bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
-	bp_count_index_search(scan);
-	for (;;)
-	{
-		Page		page = BufferGetPage(buf);
-		BpPageOpaque opaque = BpPageGetOpaque(page);
-		bool		last;
-		BlockNumber next = opaque->rightlink;
-
-		CHECK_FOR_INTERRUPTS();
-		visit->ntids = 0;
-		collect_leaf(page, so, visit);
-		PredicateLockPage(index, BufferGetBlockNumber(buf), scan->xs_snapshot);
-		last = !(opaque->flags & BP_HAS_HIGH);
-		if (!last)
-		{
-			const char *fence = bp_page_fence(&so->desc, page, true, high);
-
-			last = bp_above_range(fence, &so->keys);
-			bp_slot_copy_keys(&so->desc, fence, so->bound, so->bound_keys, false);
-		}
-		UnlockReleaseBuffer(buf);
-
-		if (visit->ntids > 0)
-			tbm_add_tuples(tbm, visit->tids, visit->ntids, false);
-		total += visit->ntids;
-		if (last)
-			return total;
-		/* entries below the bound that a later leaf holds come twice: harmless */
-		buf = read_next_leaf(index, &so->desc, next, so->bound);
-	}
-}
-
-/*
- * A skip scan's bitmap: the TIDs of its entries as an ordered scan forward
- * returns them, whose leaf copies let it find each prefix.
- */
-static int64
-collect_skipping(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
-{
-	BpScanOpaque so = (BpScanOpaque) scan->opaque;
-	int64		total = 0;
-	const char *slot;
-
-	release_pos(&so->pos);
-	visit->ntids = 0;
-	while ((slot = next_entry(scan, ForwardScanDirection)) != NULL)
-	{
-		visit->tids[visit->ntids++] = bp_slot_tid(slot);
-		if (visit->ntids == visit->capacity)
-		{
-			tbm_add_tuples(tbm, visit->tids, visit->ntids, false);
-			total += visit->ntids;
-			visit->ntids = 0;
-		}
-	}
-	tbm_add_tuples(tbm, visit->tids, visit->ntids, false);
-	return total + visit->ntids;
-}
-
-/*
- * amgetbitmap: map_range over the leaves of the range, unsorted; with a
- * driving array, over the range of each of its elements; a skip scan as
- * an ordered scan.
- */
-int64
-bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
-{
-	BpScanOpaque so = (BpScanOpaque) scan->opaque;
-	BitmapVisit visit;
-	int64		total = 0;
-	int			nranges = so->keys.drive_key >= 0 ? so->keys.drive_nelems : 1;
-
-	if (so->keys.unsatisfiable)
-		return 0;
-	visit.keys = &so->keys;
-	visit.skip_dead = scan->ignore_killed_tuples;
-	visit.capacity = 1024;
-	visit.tids = palloc(sizeof(ItemPointerData) * visit.capacity);
-	if (so->keys.nskip > 0)
-		nranges = 0;
-	total = so->keys.nskip > 0 ? collect_skipping(scan, tbm, &visit) : 0;
-	for (int elem = 0; elem < nranges; elem++)
-	{
-		if (so->keys.drive_key >= 0)
-			bp_set_array_element(&so->keys, elem);
-		total += collect_range(scan, tbm, &visit);
-	}
-	pfree(visit.tids);
-	return total;
 }
 
 /* Remember the current position for a merge join. */

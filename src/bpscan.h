@@ -96,9 +96,11 @@ extern IndexScanDesc bp_beginscan(Relation index, int nkeys, int norderbys);
 extern void bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 					  ScanKey orderbys, int norderbys);
 extern bool bp_gettuple(IndexScanDesc scan, ScanDirection dir);
-extern int64 bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 extern void bp_endscan(IndexScanDesc scan);
 extern void bp_markpos(IndexScanDesc scan);
 extern void bp_restrpos(IndexScanDesc scan);
+
+extern const char *bp_scan_next_entry(IndexScanDesc scan, ScanDirection dir);
+extern void bp_scan_release_pos(BpScanPos *pos);
 
 #endif							/* BPSCAN_H */

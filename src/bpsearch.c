@@ -249,3 +249,59 @@ bp_descend(Relation index, BpGoRightFn go_right, void *arg, int lockmode)
 {
 	return bp_descend_to_level(index, go_right, arg, lockmode, 0);
 }
+
+/*
+ * Read the leaf that follows a leaf whose high key is highkey and whose
+ * right-link was blkno, share-locked: the leaf that holds highkey.  A
+ * deleted page whose low key is the key expected is passed through its
+ * right-link, expecting its high key next; a page that is neither (it was
+ * deleted and reused since the link was read) makes the scan descend
+ * again to the leaf that holds highkey.
+ */
+Buffer
+bp_read_next_leaf(Relation index, const BpSlotDesc *desc, BlockNumber blkno,
+			   const char *highkey)
+{
+	char	   *expected = palloc(desc->width);
+	char	   *expected_keys = palloc(BP_KEYS_BUFSIZE);
+	char		fence[BP_MAX_SLOT_WIDTH];
+	BpSlotBound bound = {desc, expected};
+	Buffer		buf;
+	bool		found = false;
+
+	bp_slot_copy_keys(desc, highkey, expected, expected_keys, false);
+	for (;;)
+	{
+		Page		page;
+		uint16		flags;
+
+		CHECK_FOR_INTERRUPTS();
+		buf = bp_read_buffer(index, blkno, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		flags = BpPageGetOpaque(page)->flags;
+		if (!(flags & BP_LEAF))
+			break;
+		if (!(flags & BP_DELETED))
+		{
+			found = bp_slot_within_fences(page, desc, expected);
+			break;
+		}
+		if (!(flags & BP_HAS_LOW) ||
+			bp_compare_slots(bp_page_fence(desc, page, false, fence), expected,
+							 (void *) desc) != 0)
+			break;
+		bp_slot_copy_keys(desc, bp_page_fence(desc, page, true, fence), expected,
+						  expected_keys, false);
+		blkno = BpPageGetOpaque(page)->rightlink;
+		UnlockReleaseBuffer(buf);
+	}
+	if (!found)
+	{
+		UnlockReleaseBuffer(buf);
+		bp_slot_copy_keys(desc, highkey, expected, expected_keys, false);
+		buf = bp_descend(index, bp_pivot_at_or_before, &bound, BUFFER_LOCK_SHARE);
+	}
+	pfree(expected);
+	pfree(expected_keys);
+	return buf;
+}

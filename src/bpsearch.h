@@ -28,4 +28,7 @@ extern int	bp_choose_child(Page page, const BpSlotDesc *desc,
 							BpGoRightFn go_right, void *arg);
 extern int	bp_gettreeheight(Relation index);
 
+extern Buffer bp_read_next_leaf(Relation index, const BpSlotDesc *desc,
+								BlockNumber blkno, const char *highkey);
+
 #endif							/* BPSEARCH_H */
