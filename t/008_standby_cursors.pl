@@ -13,7 +13,8 @@
 # a leaf that VACUUM empties and deletes, whose page a split reuses; on a
 # leaf whose deleted entries a split moved away before VACUUM (replay
 # waits out the pins of the leaves VACUUM left unchanged); and on a leaf
-# from which inserts removed entries of pruned heap tuples.
+# from which inserts removed entries of pruned heap tuples; and skip scans
+# held between two prefix values while VACUUM deletes whole prefixes.
 use strict;
 use warnings;
 use FindBin;
@@ -243,6 +244,53 @@ is($primary->safe_psql('postgres', qq{
 $primary->safe_psql('postgres', 'VACUUM dd');
 $primary->wait_for_catchup($standby, 'replay');
 check_cursor('dead removal', $session, $first, $expected);
+
+# Skip scans (a qual on the second key column only) held between two
+# prefix values while VACUUM removes whole prefixes (deleting their leaves)
+# and inserts bring them back: a plain index scan forward, which drops its
+# pins, and an index-only scan backward, which keeps them.  Each prefix's
+# rows have heap pages of their own, so that the pruning of the deleted
+# prefixes does not wait for the heap page the plain cursor pins.
+$primary->safe_psql('postgres', q{
+	CREATE TABLE sk (a int4, b int8) WITH (autovacuum_enabled = off);
+	INSERT INTO sk SELECT (g - 1) / 2000, (g - 1) % 2000 FROM generate_series(1, 20000) g;
+	CREATE INDEX sk_ab ON sk USING bpindex (a, b) WITH (fillfactor = 100);
+	VACUUM (FREEZE, ANALYZE) sk;
+});
+$primary->wait_for_catchup($standby, 'replay');
+my $skip_query = 'SELECT a, b FROM sk WHERE b BETWEEN 400 AND 600';
+like($standby->safe_psql('postgres', "$plain EXPLAIN (COSTS OFF) $skip_query ORDER BY a, b"),
+	qr/Index Scan using sk_ab on sk\s+Index Cond: \(\(b >= 400\) AND \(b <= 600\)\)/,
+	'skip scan: a qual on the second column alone uses the index');
+if ($standby->safe_psql('postgres', 'SHOW server_version_num') >= 180000)
+{
+	like($standby->safe_psql('postgres',
+		"$plain EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $skip_query ORDER BY a, b"),
+		qr/Index Searches: (?:[2-9]|\d\d+)/,
+		'skip scan: it descends once per prefix value');
+}
+for my $skip (['forward', $plain, "$skip_query ORDER BY a, b"],
+	['backward', $index_only, "$skip_query ORDER BY a DESC, b DESC"])
+{
+	my ($dir, $settings, $query) = @$skip;
+	$primary->safe_psql('postgres', 'DELETE FROM sk WHERE a IN (4, 5, 6)');
+	$primary->wait_for_catchup($standby, 'replay');
+	($session, $first, $expected) = open_cursor($settings, $query, 250);
+	$primary->safe_psql('postgres', 'VACUUM sk');
+	cmp_ok($primary->safe_psql('postgres', "SELECT deleted_pages FROM bpindex_stats('sk_ab')"),
+		'>', 0, "skip scan $dir: VACUUM deleted the leaves of whole prefixes");
+	# (no second VACUUM: the pages stay deleted, not reused, so replay has
+	# no conflict with the cursor's snapshot and the cursor can go on)
+	$primary->safe_psql('postgres',
+		'INSERT INTO sk SELECT a, b FROM generate_series(4, 6) a, generate_series(0, 1999) b');
+	$primary->wait_for_catchup($standby, 'replay');
+	check_cursor("skip scan $dir", $session, $first, $expected);
+}
+is($standby->safe_psql('postgres', "SELECT bpindex_check('sk_ab', true)"), '',
+	'skip scan: the standby\'s index is sound');
+is(index_result($standby, "$skip_query ORDER BY a, b"),
+	seqscan_result($primary, "$skip_query ORDER BY a, b"),
+	'skip scan: the standby\'s index answers like the primary\'s sequential scan');
 
 is($standby->safe_psql('postgres', "SELECT bpindex_check('pd_k')"), '',
 	'the standby\'s index is sound');
