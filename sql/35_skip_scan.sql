@@ -184,6 +184,32 @@ SELECT * FROM bp_queries('skip text', ARRAY[
 ]);
 DROP INDEX sk_db;
 
+-- a text prefix in packed leaves (keys in the key area, compared through
+-- their windows under "C"), each value long, sharing its start with the
+-- others and spanning many leaves: the next value is found by a look at
+-- the leaf a descent reaches, and at the leaves to its right when a value
+-- ends at a leaf's end
+CREATE TABLE skt (d text COLLATE "C", b int8);
+INSERT INTO skt SELECT 'customer-region-' || lpad((i % 6)::text, 40, '0'), i
+FROM generate_series(1, 30000) i;
+INSERT INTO skt SELECT 'customer-region-' || lpad((6 + i % 50)::text, 40, '0'), -i
+FROM generate_series(1, 100) i;
+CREATE INDEX skt_db ON skt USING bpindex (d, b);
+VACUUM ANALYZE skt;
+SELECT * FROM bp_queries('skip packed text', ARRAY[
+    'select d, b from skt where b = 12345',
+    'select d, b from skt where b in (-77, 6, 12345, 29999)',
+    'select d, b from skt where b between 9000 and 9040',
+    'select d, b from skt where d >= ''customer-region-0000000000000000000000000000000000000003'' and b < 40',
+    'select d, b from skt where b < 50 order by d, b',
+    'select d, b from skt where b < 50 order by d desc, b desc',
+    'select d, b from skt where b < 0 order by d desc, b desc limit 30'
+]);
+SELECT * FROM bp_cursor('select d, b from skt where b in (-3, 5, 29994) order by d, b',
+    ARRAY['next', 'forward 3', 'prior', 'backward 2', 'last', 'prior', 'first', 'next'],
+    'indexonly');
+DROP TABLE skt;
+
 -- packed leaves of the default size, the common case
 CREATE INDEX sk_ab ON sk USING bpindex (a, b);
 SELECT * FROM bp_queries('skip packed', ARRAY[

@@ -548,6 +548,56 @@ bpa_sorted(const char *region, BpaCompareFn compare, void *arg,
 						  pred_arg, out, scratch);
 }
 
+/*
+ * Of the entries that excluded does not hold for, the least (forward) or
+ * the greatest (backward); excluded must hold for the entries before some
+ * point (forward) or after it (backward).  NULL if there is none.  Reads
+ * the log, then blocks from the header's choice until one holds such an
+ * entry: blocks further on hold only entries beyond it.
+ */
+const void *
+bpa_nearest(const char *region, BpaCompareFn compare, void *arg,
+			BpaPredicateFn excluded, void *pred_arg, bool forward)
+{
+	const BpaHeader *h = region_header(region);
+	int			sign = forward ? 1 : -1;
+	const char *best = NULL;
+	int			first = 0;
+	int			end = h->used_blocks;
+
+	for (int i = 0; i < h->log_count; i++)
+	{
+		const char *slot = log_slot(region, i);
+
+		if (!excluded(slot, pred_arg) &&
+			(best == NULL || sign * compare(slot, best, arg) < 0))
+			best = slot;
+	}
+	if (forward)
+		first = first_candidate_block(region, excluded, pred_arg);
+	else
+		bpa_candidate_blocks(region, NULL, excluded, pred_arg, &first, &end);
+	for (int b = forward ? first : end - 1; b >= first && b < end; b += sign)
+	{
+		const char *in_block = NULL;
+
+		for (int j = 0; j < block_counts(region)[b]; j++)
+		{
+			const char *slot = block_slot(region, b, j);
+
+			if (!excluded(slot, pred_arg) &&
+				(in_block == NULL || sign * compare(slot, in_block, arg) < 0))
+				in_block = slot;
+		}
+		if (in_block == NULL)
+			continue;
+		if (best == NULL || sign * compare(in_block, best, arg) < 0)
+			best = in_block;
+		break;
+	}
+	return best;
+}
+
 /* Visit the entries of one block that lie in the range. */
 static int
 map_block(const char *region, int b, bool check_start, bool check_end,

@@ -147,6 +147,9 @@ extern void bpa_candidate_blocks(const char *region,
 extern int	bpa_map(const char *region, BpaPredicateFn before_start,
 					BpaPredicateFn after_end, void *pred_arg, BpaVisitFn visit,
 					void *visit_arg);
+extern const void *bpa_nearest(const char *region, BpaCompareFn compare,
+							  void *arg, BpaPredicateFn excluded,
+							  void *pred_arg, bool forward);
 
 /* Restructuring */
 extern int	bpa_split(char *left, char *right, int nleft, BpaCompareFn compare,

@@ -50,6 +50,12 @@
  */
 #define DESCENT_PAGE_CPU	50.0
 
+/*
+ * Entries a skip scan's descent tests in the leaf it reaches: the log and
+ * a block or two (bp_leaf_nearest, the range's blocks), not the leaf.
+ */
+#define DESCENT_LEAF_ENTRIES	100.0
+
 /* What the quals of one index column do to a scan. */
 typedef struct ColumnQuals
 {
@@ -256,10 +262,12 @@ clauses_through(IndexPath *path, int last)
 /*
  * The cost of a skip scan of path through nskip prefix columns: per
  * distinct prefix (and element of an array on the column after them) a
- * descent to where it starts and one to its range, then the leaves of its
- * range, at most every leaf of the outer range (the range the bounding
- * clauses give), whose entries are then all tested.  Returns the total
- * cost; *startup the cost of the first descent, *pages the leaves read.
+ * descent to where it starts and one to its range, each testing some
+ * entries of the leaf it reaches, then the leaves of its range; at most
+ * every leaf and entry of the outer range (the range the bounding clauses
+ * give), which the scan reads whole where prefixes are many.  Returns the
+ * total cost; *startup the cost of the first descent, *pages the leaves
+ * read.
  */
 static Cost
 skip_scan_cost(PlannerInfo *root, IndexPath *path, int nskip, double nelems,
@@ -281,9 +289,10 @@ skip_scan_cost(PlannerInfo *root, IndexPath *path, int nskip, double nelems,
 	Cost		descent_cost;
 
 	*pages = Min(outer_leaves, descents + ceil(leaves * entries / tuples));
-	if (*pages >= outer_leaves)
+	entries += descents * Min(DESCENT_LEAF_ENTRIES, tuples / leaves);
+	if (entries >= outer_tuples)
 	{
-		/* ranges share leaves: every leaf and entry of the outer range */
+		/* prefixes share leaves: every leaf and entry of the outer range */
 		descents = Min(descents, outer_leaves);
 		entries = outer_tuples;
 	}

@@ -312,6 +312,38 @@ bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
 }
 
 /*
+ * Copy into out, as a logical slot, the leaf's least entry (forward) or
+ * its greatest (backward) among those that excluded (on logical slots)
+ * does not hold for; excluded must hold for the entries before some point
+ * (forward) or after it (backward).  False if there is none.  Decodes
+ * the log and a block or two, not the leaf.
+ */
+bool
+bp_leaf_nearest(BpLeaf *leaf, BpaPredicateFn excluded, void *arg,
+				bool forward, char *out, BpLeafWork *work)
+{
+	LeafReader	reader;
+	bool		decodes = bp_leaf_decodes(leaf);
+	const char *stored;
+
+	init_reader(&reader, leaf, false, work->slot);
+	reader.before_start = excluded;
+	reader.after_end = excluded;
+	reader.pred_arg = arg;
+	stored = bpa_nearest(leaf->region, leaf->compare, leaf->compare_arg,
+						 !decodes ? excluded :
+						 forward ? reader_before_start : reader_after_end,
+						 decodes ? (void *) &reader : arg, forward);
+	if (stored == NULL)
+		return false;
+	if (decodes)
+		bp_decode_entry(leaf, stored, out);
+	else
+		memcpy(out, stored, leaf->width);
+	return true;
+}
+
+/*
  * Visit the leaf's entries, as logical slots, that may lie in the range
  * the predicates (on logical slots, either may be NULL) bound: the log
  * and the blocks the header selects, in no particular order.

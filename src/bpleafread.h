@@ -23,6 +23,8 @@ typedef void (*BpLeafWalkFn) (const char *section, int block,
 extern int	bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
 						   BpaPredicateFn after_end, void *arg,
 						   bool dead_marks, char *out, BpLeafWork *work);
+extern bool bp_leaf_nearest(BpLeaf *leaf, BpaPredicateFn excluded, void *arg,
+							bool forward, char *out, BpLeafWork *work);
 extern void bp_leaf_map(BpLeaf *leaf, BpaPredicateFn before_start,
 						BpaPredicateFn after_end, void *arg, bool dead_marks,
 						BpaVisitFn visit, void *visit_arg, BpLeafWork *work);

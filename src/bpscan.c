@@ -18,7 +18,10 @@
  * part of the outer range, so that the next prefix is found in the copy
  * when it starts there (next_prefix); otherwise it descends to the first
  * entry beyond the prefix, or steps to the adjacent leaf when that is
- * where the next prefix starts (seek_prefix).  Where prefixes have few
+ * where the next prefix starts (seek_prefix).  After a descent it first
+ * looks for the next prefix in the leaf without copying it (the log and a
+ * block or two, bp_leaf_nearest), and when that prefix's range starts in
+ * another leaf, descends there directly (peek_next_prefix).  Where prefixes have few
  * entries each, it reads the rest of the leaf whole, testing every entry
  * (filtering), and goes back to skipping at a leaf that starts a prefix
  * with many.  Parallel scans do not skip.
@@ -701,6 +704,107 @@ past_outer_range(BpScanOpaque so, const BpScanPos *pos, int item,
 }
 
 /*
+ * Skip scan: make the prefix of slot the current one, from the driving
+ * array's first element in the scan direction, for the position.
+ */
+static void
+enter_prefix(BpScanOpaque so, BpScanPos *pos, const char *slot,
+			 ScanDirection dir)
+{
+	int			elem = ScanDirectionIsForward(dir) ? 0 :
+		so->keys.drive_nelems - 1;
+
+	bp_set_prefix(&so->keys, slot);
+	bp_slot_copy_keys(&so->desc, slot, pos->prefix, pos->prefix_keys, false);
+	pos->has_prefix = true;
+	pos->filtering = false;
+	if (so->keys.drive_key >= 0)
+		bp_set_array_element(&so->keys, elem);
+	pos->array_elem = elem;
+}
+
+/* What a skip scan's look at the leaf of the next prefix found. */
+typedef enum BpPeek
+{
+	PEEK_COPY,					/* copy the leaf to go on there */
+	PEEK_END,					/* the outer range has no further prefix */
+	PEEK_ELSEWHERE				/* the next prefix is entered (into
+								 * so->bound), its range starts beyond the
+								 * leaf */
+} BpPeek;
+
+/*
+ * Skip scan: look at the locked leaf in *bufp, reached by a descent to the
+ * first entry beyond the current prefix, without copying it: the entry
+ * nearest that prefix beyond it is the next prefix (forward, in a leaf to
+ * the right if there is none here), and when the next prefix's range
+ * starts beyond the leaf, enter it and release the leaf (a descent to the
+ * range follows).  Decodes the log and a block or two of each leaf.
+ */
+static BpPeek
+peek_next_prefix(IndexScanDesc scan, Buffer *bufp, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	bool		forward = ScanDirectionIsForward(dir);
+	Buffer		buf = *bufp;
+	Page		page = BufferGetPage(buf);
+	uint16		fence_flag = forward ? BP_HAS_HIGH : BP_HAS_LOW;
+	char		found[BP_MAX_SLOT_WIDTH];
+	char		fence[BP_MAX_SLOT_WIDTH];
+	BpLeaf		leaf;
+
+	for (;;)
+	{
+		BlockNumber rightlink = BpPageGetOpaque(page)->rightlink;
+
+		bp_leaf_open(&leaf, page, &so->desc);
+		if (so->probe.key_cxt)
+			bp_leaf_rebuild_keys_in(&leaf, so->probe.key_cxt);
+		if (bp_leaf_nearest(&leaf, forward ? bp_before_next_prefix :
+							bp_after_prev_prefix, &so->keys, forward, found,
+							&so->work))
+			break;
+		/* none here: forward, the next prefix starts in a leaf to the right */
+		if (!forward || !(BpPageGetOpaque(page)->flags & BP_HAS_HIGH))
+			return PEEK_COPY;
+		bp_slot_copy_keys(&so->desc, bp_page_fence(&so->desc, page, true, fence),
+						  so->bound, so->bound_keys, false);
+		PredicateLockPage(scan->indexRelation, BufferGetBlockNumber(buf),
+						  scan->xs_snapshot);
+		UnlockReleaseBuffer(buf);
+		buf = *bufp = bp_read_next_leaf(scan->indexRelation, &so->desc,
+										rightlink, so->bound);
+		page = BufferGetPage(buf);
+	}
+	if (forward ? bp_above_outer_range(found, &so->keys) :
+		bp_below_outer_range(found, &so->keys))
+	{
+		UnlockReleaseBuffer(buf);
+		return PEEK_END;
+	}
+	bp_slot_copy_keys(&so->desc, found, so->bound, so->bound_keys, false);
+	bp_set_prefix(&so->keys, so->bound);
+	if (so->keys.drive_key >= 0)
+		bp_set_array_element(&so->keys, forward ? 0 : so->keys.drive_nelems - 1);
+	if ((BpPageGetOpaque(page)->flags & fence_flag) &&
+		(forward ? bp_below_range : bp_above_range)
+		(bp_page_fence(&so->desc, page, forward, fence), &so->keys))
+	{
+		PredicateLockPage(scan->indexRelation, BufferGetBlockNumber(buf),
+						  scan->xs_snapshot);
+		UnlockReleaseBuffer(buf);
+		enter_prefix(so, &so->pos, so->bound, dir);
+		return PEEK_ELSEWHERE;
+	}
+	/* the range starts here: copy the leaf, seeking from the old prefix */
+	if (so->pos.has_prefix)
+		bp_set_prefix(&so->keys, so->pos.prefix);
+	else
+		bp_clear_prefix(&so->keys);
+	return PEEK_COPY;
+}
+
+/*
  * Skip scan: start the primitive scan of the prefix of item of so->pos,
  * from the driving array's first element in the scan direction; after too
  * many small groups in the leaf, read the rest of it whole instead (the
@@ -725,13 +829,7 @@ start_prefix(IndexScanDesc scan, int item, ScanDirection dir)
 		pos->cur = forward ? item - 1 : item + 1;
 		return;
 	}
-	bp_set_prefix(&so->keys, slot);
-	bp_slot_copy_keys(&so->desc, slot, pos->prefix, pos->prefix_keys, false);
-	pos->has_prefix = true;
-	pos->filtering = false;
-	if (so->keys.drive_key >= 0)
-		bp_set_array_element(&so->keys, elem);
-	pos->array_elem = elem;
+	enter_prefix(so, pos, slot, dir);
 	find_range(so, pos, dir);
 	/* far from the leaf: descend to it rather than walk there */
 	if (range_beyond_leaf(so, dir))
@@ -741,13 +839,18 @@ start_prefix(IndexScanDesc scan, int item, ScanDirection dir)
 	}
 }
 
+/* seek_prefix entered the next prefix, whose range starts in another leaf */
+#define SEEK_ENTERED	(-2)
+
 /*
  * Skip scan: load into so->probe the leaf that holds the first entry
  * beyond the current prefix in the scan direction (from the start of the
  * outer range when there is none), moving on from the leaf of so->pos, if
  * valid and copied whole, to the adjacent leaf when the next prefix starts
- * there, else descending to it.  Returns the entry's item in so->probe, or -1 (the
- * probe released) when the outer range has no further entry.
+ * there, else descending to it.  Returns the entry's item in so->probe,
+ * -1 (the probe released) when the outer range has no further entry, or
+ * SEEK_ENTERED (the probe released) when a descent found the next prefix
+ * without copying the leaf, and entered it: its range starts elsewhere.
  */
 static int
 seek_prefix(IndexScanDesc scan, ScanDirection dir)
@@ -779,7 +882,18 @@ seek_prefix(IndexScanDesc scan, ScanDirection dir)
 										 &so->keys, BUFFER_LOCK_SHARE);
 
 			bp_count_index_search(scan);
-			load_leaf(scan, probe, buf, dir, NULL, NULL);
+			switch (peek_next_prefix(scan, &buf, dir))
+			{
+				case PEEK_END:
+					bp_scan_release_pos(probe);
+					return -1;
+				case PEEK_ELSEWHERE:
+					bp_scan_release_pos(probe);
+					return SEEK_ENTERED;
+				case PEEK_COPY:
+					load_leaf(scan, probe, buf, dir, NULL, NULL);
+					break;
+			}
 		}
 		else
 		{
@@ -826,6 +940,11 @@ next_prefix(IndexScanDesc scan, ScanDirection dir)
 
 		kill_entries(scan);
 		item = seek_prefix(scan, dir);
+		if (item == SEEK_ENTERED)
+		{
+			first_leaf(scan, dir, pos->array_elem);
+			return true;
+		}
 		if (item < 0)
 			return false;
 		swap = so->pos;

@@ -1426,6 +1426,37 @@ bm_check_candidate_blocks(BmEngine *e, BmInst *in, BmRange *rg, bool lo_null,
 	return true;
 }
 
+/*
+ * bpa_nearest() forward past the lower bound of rg and backward before
+ * its upper bound: the model's first entry not below the range and its
+ * last entry not above it.
+ */
+static inline bool
+bm_check_nearest(BmEngine *e, BmInst *in, BmRange *rg)
+{
+	int			n = in->model.n;
+	int			first = bm_range_start(in, rg);
+	int			last = bm_range_end(in, rg, 0) - 1;
+	const char *forward = bpa_nearest(in->region, bm_cmp, &e->cmparg,
+									  bm_before_start, rg, true);
+	const char *backward = bpa_nearest(in->region, bm_cmp, &e->cmparg,
+									   bm_after_end, rg, false);
+
+	if (first < n ? forward == NULL ||
+		memcmp(forward, bm_model_at(&in->model, first), e->width) != 0 :
+		forward != NULL)
+		return bm_fail("bpa_nearest forward gave %s, expected position %d of %d",
+					   forward ? bm_slot_str(e->width, forward) : "none",
+					   first, n);
+	if (last >= 0 ? backward == NULL ||
+		memcmp(backward, bm_model_at(&in->model, last), e->width) != 0 :
+		backward != NULL)
+		return bm_fail("bpa_nearest backward gave %s, expected position %d of %d",
+					   backward ? bm_slot_str(e->width, backward) : "none",
+					   last, n);
+	return true;
+}
+
 /* bpa_map() over rg and compare the visited set with the model. */
 static inline bool
 bm_do_map(BmEngine *e, BmInst *in, BmRange *rg, bool lo_null, bool hi_null)
@@ -1481,6 +1512,8 @@ bm_do_map(BmEngine *e, BmInst *in, BmRange *rg, bool lo_null, bool hi_null)
 	free(seen);
 	if (ok)
 		ok = bm_check_candidate_blocks(e, in, rg, lo_null, hi_null);
+	if (ok)
+		ok = bm_check_nearest(e, in, rg);
 	e->stats.maps++;
 	return ok;
 }
