@@ -14,6 +14,7 @@
  *-------------------------------------------------------------------------
  */
 #include "bpa.h"
+#include "bpasort.h"
 
 #include <string.h>
 
@@ -449,12 +450,15 @@ bpa_blocks_hold(const char *region, const void *slot, BpaCompareFn compare,
 /*
  * Copy the entries of blocks [first, end) into out, ascending, but those
  * of the first block that are before_start (no later block holds any:
- * its lower bound is not before_start); returns their count.
+ * its lower bound is not before_start) and those of the last block that
+ * are after_end (no earlier block holds any: the next block's lower bound
+ * is not after_end); returns their count.  Sorted blocks are searched,
+ * not scanned, for both.
  */
 static int
 copy_sorted_blocks(const char *region, BpaCompareFn compare, void *arg,
-				   BpaPredicateFn before_start, void *pred_arg,
-				   int first, int end, char *out)
+				   BpaPredicateFn before_start, BpaPredicateFn after_end,
+				   void *pred_arg, int first, int end, char *out)
 {
 	uint16_t	w = region_header(region)->layout.slot_width;
 	int			n = 0;
@@ -463,17 +467,21 @@ copy_sorted_blocks(const char *region, BpaCompareFn compare, void *arg,
 	{
 		int			count = block_counts(region)[b];
 		char	   *dst = out + (size_t) n * w;
+		const char *src = block_slot(region, b, 0);
 		int			skip = 0;
 
-		memcpy(dst, block_slot(region, b, 0), (size_t) count * w);
 		if (!block_is_sorted(region, b))
-			bpa_sort_slots(dst, count, w, compare, arg);
-		if (b == first && before_start != NULL)
 		{
-			while (skip < count && before_start(dst + (size_t) skip * w, pred_arg))
-				skip++;
-			memmove(dst, dst + (size_t) skip * w, (size_t) (count - skip) * w);
+			memcpy(dst, src, (size_t) count * w);
+			bpa_sort_slots(dst, count, w, compare, arg);
+			src = dst;
 		}
+		if (b == first && before_start != NULL)
+			skip = bpa_first_true(src, count, w, before_start, pred_arg, true);
+		if (b == end - 1 && after_end != NULL)
+			count = skip + bpa_first_true(src + (size_t) skip * w, count - skip,
+										  w, after_end, pred_arg, false);
+		memmove(dst, src + (size_t) skip * w, (size_t) (count - skip) * w);
 		n += count - skip;
 	}
 	return n;
@@ -494,8 +502,8 @@ collect_sorted(const char *region, BpaCompareFn compare, void *arg,
 	const BpaHeader *h = region_header(region);
 	const BpaLayout *l = &h->layout;
 	uint16_t	w = l->slot_width;
-	char	   *blocks = scratch + AREA_BLOCKS(l) * w;
-	char	   *logs = scratch + AREA_LOG(l) * w;
+	char	   *blocks;
+	char	   *logs;
 	int			nblocks;
 	int			nlog = h->log_count;
 	int			bi = 0;
@@ -507,15 +515,19 @@ collect_sorted(const char *region, BpaCompareFn compare, void *arg,
 	bpa_candidate_blocks(region, before_start, after_end, pred_arg,
 						 &first, &end);
 	if (nlog == 0)
-		return copy_sorted_blocks(region, compare, arg, before_start, pred_arg,
-								  first, end, out);
-	nblocks = copy_sorted_blocks(region, compare, arg, before_start, pred_arg,
-								 first, end, blocks);
+		return copy_sorted_blocks(region, compare, arg, before_start,
+								  after_end, pred_arg, first, end, out);
+	blocks = scratch + AREA_BLOCKS(l) * w;
+	logs = scratch + AREA_LOG(l) * w;
+	nblocks = copy_sorted_blocks(region, compare, arg, before_start,
+								 after_end, pred_arg, first, end, blocks);
 	memcpy(logs, log_slot(region, 0), (size_t) nlog * w);
 	bpa_sort_slots(logs, nlog, w, compare, arg);
 	if (before_start != NULL)
-		while (li < nlog && before_start(logs + (size_t) li * w, pred_arg))
-			li++;
+		li = bpa_first_true(logs, nlog, w, before_start, pred_arg, true);
+	if (after_end != NULL)
+		nlog = li + bpa_first_true(logs + (size_t) li * w, nlog - li, w,
+								   after_end, pred_arg, false);
 
 	/* two-finger merge of blocks and log */
 	while (bi < nblocks || li < nlog)
@@ -535,9 +547,9 @@ collect_sorted(const char *region, BpaCompareFn compare, void *arg,
 
 /*
  * Sorted iteration over a range: every entry that is neither before_start
- * nor after_end, ascending, then some of the entries after_end (those of
- * the log and of the last block that holds entries of the range), still
- * ascending.  Either predicate may be NULL: no bound on that side.
+ * nor after_end, ascending.  Either predicate may be NULL: no bound on
+ * that side.  scratch is used only to merge the log (NULL will do while
+ * the log is empty).
  */
 int
 bpa_sorted(const char *region, BpaCompareFn compare, void *arg,
@@ -546,6 +558,35 @@ bpa_sorted(const char *region, BpaCompareFn compare, void *arg,
 {
 	return collect_sorted(region, compare, arg, before_start, after_end,
 						  pred_arg, out, scratch);
+}
+
+/* bpa_nearest's search of block b: its nearest entry not excluded. */
+static const char *
+nearest_in_block(const char *region, int b, BpaCompareFn compare, void *arg,
+				 BpaPredicateFn excluded, void *pred_arg, bool forward)
+{
+	int			count = block_counts(region)[b];
+	const char *nearest = NULL;
+
+	if (block_is_sorted(region, b))
+	{
+		int			j = bpa_first_true(block_slot(region, b, 0), count,
+									   region_header(region)->layout.slot_width,
+									   excluded, pred_arg, forward);
+
+		j = forward ? j : j - 1;
+		return j >= 0 && j < count ? block_slot(region, b, j) : NULL;
+	}
+	for (int j = 0; j < count; j++)
+	{
+		const char *slot = block_slot(region, b, j);
+
+		if (!excluded(slot, pred_arg) &&
+			(nearest == NULL ||
+			 (forward ? 1 : -1) * compare(slot, nearest, arg) < 0))
+			nearest = slot;
+	}
+	return nearest;
 }
 
 /*
@@ -579,16 +620,9 @@ bpa_nearest(const char *region, BpaCompareFn compare, void *arg,
 		bpa_candidate_blocks(region, NULL, excluded, pred_arg, &first, &end);
 	for (int b = forward ? first : end - 1; b >= first && b < end; b += sign)
 	{
-		const char *in_block = NULL;
+		const char *in_block = nearest_in_block(region, b, compare, arg,
+												excluded, pred_arg, forward);
 
-		for (int j = 0; j < block_counts(region)[b]; j++)
-		{
-			const char *slot = block_slot(region, b, j);
-
-			if (!excluded(slot, pred_arg) &&
-				(in_block == NULL || sign * compare(slot, in_block, arg) < 0))
-				in_block = slot;
-		}
 		if (in_block == NULL)
 			continue;
 		if (best == NULL || sign * compare(in_block, best, arg) < 0)

@@ -43,13 +43,6 @@
 
 #include "bpasort.h"
 
-/*
- * A monotone predicate over slots: false for a (possibly empty) prefix of
- * the sorted order and true for the rest, or the reverse for "before"
- * predicates, see bpa_sorted() and bpa_map().
- */
-typedef bool (*BpaPredicateFn) (const void *slot, void *arg);
-
 /* Callback for bpa_map(). */
 typedef void (*BpaVisitFn) (const void *slot, void *arg);
 

@@ -122,3 +122,26 @@ bpa_search_sorted(const char *slots, int n, uint16_t width, const void *slot,
 	}
 	return -1;
 }
+
+/*
+ * The first of n sorted slots for which the monotone pred (negated with
+ * negate) is true, or n: a binary search.
+ */
+int
+bpa_first_true(const char *slots, int n, uint16_t width, BpaPredicateFn pred,
+			   void *arg, bool negate)
+{
+	int			lo = 0;
+	int			hi = n;
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (pred(slots + (size_t) mid * width, arg) != negate)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}

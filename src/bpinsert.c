@@ -184,7 +184,7 @@ flush_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 	bp_leaf_open(&copy_leaf, copy.data, &state->desc);
 	/* the copy takes a keyed slot's keys (append_to_leaf saw room) */
 	result = bp_leaf_flush_insert(&copy_leaf, stored, copy_stored,
-								  state->work.scratch);
+								  bp_leaf_work_scratch(&state->work));
 	if (result == BP_LEAF_CROWDED)
 	{
 		/*
@@ -209,7 +209,8 @@ flush_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 			 !(BpPageGetOpaque(page)->flags & BP_HAS_HIGH)) &&
 			stream_split_point(state, &leaf, page, stored, n) >= 0)
 			return BP_LEAF_FULL;
-		bp_leaf_redistribute(&copy_leaf, copy_stored, state->work.scratch);
+		bp_leaf_redistribute(&copy_leaf, copy_stored,
+							 bp_leaf_work_scratch(&state->work));
 		result = BP_LEAF_INSERTED;
 	}
 	if (result == BP_LEAF_FULL)

@@ -447,17 +447,28 @@ bp_leaf_set_dead_mark(BpLeaf *leaf, const char *stored)
 void
 bp_leaf_work_init(BpLeafWork *work, const BpSlotDesc *desc)
 {
-	work->scratch = palloc(BP_LEAF_SCRATCH_SIZE);
+	work->cxt = CurrentMemoryContext;
+	work->scratch = NULL;
 	work->stored = palloc(BLCKSZ);
 	work->slot = palloc(desc->width);
 	work->keys = desc->has_keys ? palloc(BLCKSZ) : NULL;
+}
+
+/* The scratch space of leaf reads, allocated at the first use. */
+char *
+bp_leaf_work_scratch(BpLeafWork *work)
+{
+	if (work->scratch == NULL)
+		work->scratch = MemoryContextAlloc(work->cxt, BP_LEAF_SCRATCH_SIZE);
+	return work->scratch;
 }
 
 /* Free the buffers of leaf reads. */
 void
 bp_leaf_work_free(BpLeafWork *work)
 {
-	pfree(work->scratch);
+	if (work->scratch)
+		pfree(work->scratch);
 	pfree(work->stored);
 	pfree(work->slot);
 	if (work->keys)

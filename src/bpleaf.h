@@ -59,7 +59,10 @@ typedef struct BpLeafSummary
 /* Buffers for reading leaves. */
 typedef struct BpLeafWork
 {
-	char	   *scratch;		/* BP_LEAF_SCRATCH_SIZE bytes */
+	MemoryContext cxt;			/* where the buffers live */
+	char	   *scratch;		/* BP_LEAF_SCRATCH_SIZE bytes, allocated at
+								 * the first use (bp_leaf_work_scratch):
+								 * most scans never need it */
 	char	   *stored;			/* BLCKSZ bytes: stored entries */
 	char	   *slot;			/* one logical slot */
 	char	   *keys;			/* BLCKSZ bytes: a copy of a leaf's keys */
@@ -77,6 +80,7 @@ extern bool bp_leaf_has_dead_marks(Page page);
 extern void bp_leaf_set_dead_mark(BpLeaf *leaf, const char *stored);
 extern void bp_leaf_work_init(BpLeafWork *work, const BpSlotDesc *desc);
 extern void bp_leaf_work_free(BpLeafWork *work);
+extern char *bp_leaf_work_scratch(BpLeafWork *work);
 extern const char *bp_leaf_find(BpLeaf *leaf, const char *slot, char *buf);
 extern bool bp_leaf_remove_stored(BpLeaf *leaf, const char *stored, int n);
 extern const char *bp_leaf_check(BpLeaf *leaf, BpLeafWork *work);

@@ -230,7 +230,7 @@ leaf_scratch(const BpLeaf *leaf, BpLeafWork *work)
 {
 	if (bpa_scratch_size(bpa_layout(leaf->region)) > BP_LEAF_SCRATCH_SIZE)
 		elog(ERROR, "bpindex: leaf layout needs more scratch space than allocated");
-	return work->scratch;
+	return bp_leaf_work_scratch(work);
 }
 
 /* Position of stored in sorted (n stored entries, ascending), or -1. */
@@ -279,9 +279,9 @@ copy_dead_marks(const BpLeaf *leaf, const char *sorted, int n, char *out)
 /*
  * Copy the leaf's entries into out as logical slots in ascending order,
  * from the first for which before_start (on logical slots) is false, or
- * all with before_start NULL; returns their count.  With after_end, the
- * copy may stop after the last entry that is not after_end (bpa_sorted).
- * dead_marks: set the dead bit of marked entries.
+ * all with before_start NULL, to the last for which after_end is false,
+ * or the last with after_end NULL; returns their count.  dead_marks: set
+ * the dead bit of marked entries.
  */
 int
 bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
@@ -289,7 +289,9 @@ bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
 			   bool dead_marks, char *out, BpLeafWork *work)
 {
 	LeafReader	reader;
-	char	   *scratch = leaf_scratch(leaf, work);
+	/* bpa_sorted needs scratch space only to merge a log */
+	char	   *scratch = bpa_log_count(leaf->region) > 0 ?
+		leaf_scratch(leaf, work) : NULL;
 	bool		decodes = bp_leaf_decodes(leaf);
 	char	   *stored = decodes ? work->stored : out;
 	int			n;

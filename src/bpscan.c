@@ -66,6 +66,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "bpasort.h"
 #include "bpcompat.h"
 #include "bpformat.h"
 #include "bpleaf.h"
@@ -349,26 +350,6 @@ bp_endscan(IndexScanDesc scan)
 	scan->opaque = NULL;
 }
 
-/* First of the sorted items for which the monotone pred turns true. */
-static int
-first_true(const char *items, int n, uint16 width, BpaPredicateFn pred,
-		   void *arg, bool negate)
-{
-	int			lo = 0;
-	int			hi = n;
-
-	while (lo < hi)
-	{
-		int			mid = lo + (hi - lo) / 2;
-
-		if (pred(items + (Size) mid * width, arg) != negate)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
 /*
  * Skip scan: do the fences of the leaf of pos show that no entry of it
  * lies beyond the current prefix in the scan direction?
@@ -388,8 +369,8 @@ leaf_within_prefix(BpScanOpaque so, const BpScanPos *pos, ScanDirection dir)
 /*
  * Copy the entries of the locked leaf into pos->items in ascending order.
  * A point scan copies the range only (the log and one or two blocks) and
- * sorts that; other scans merge the log with the blocks that can hold
- * entries of the range (entries above it may follow, never below).  A
+ * sorts that; other scans merge the range's part of the log with that of
+ * the blocks that can hold entries of it (searching sorted blocks).  A
  * skip scan copies the leaf's part of its outer range whole, where the
  * next prefix may be sought, and else, in a leaf whose entries lie within
  * the current prefix in the scan direction, the range.
@@ -434,8 +415,8 @@ first_at_or_above(const BpScanPos *pos, const BpSlotDesc *desc, const char *key)
 {
 	BpSlotBound bound = {desc, key};
 
-	return first_true(pos->items, pos->nitems, desc->width, bp_before_bound,
-					  &bound, true);
+	return bpa_first_true(pos->items, pos->nitems, desc->width,
+						  bp_before_bound, &bound, true);
 }
 
 /*
@@ -450,10 +431,11 @@ find_range(BpScanOpaque so, BpScanPos *pos, ScanDirection dir)
 	BpaPredicateFn below = pos->filtering ? bp_below_outer_range : bp_below_range;
 	BpaPredicateFn above = pos->filtering ? bp_above_outer_range : bp_above_range;
 
-	pos->lo = first_true(pos->items, pos->nitems, width, below, &so->keys, true);
-	pos->hi = pos->lo + first_true(pos->items + (Size) pos->lo * width,
-								   pos->nitems - pos->lo, width, above,
-								   &so->keys, false);
+	pos->lo = bpa_first_true(pos->items, pos->nitems, width, below,
+							 &so->keys, true);
+	pos->hi = pos->lo + bpa_first_true(pos->items + (Size) pos->lo * width,
+									   pos->nitems - pos->lo, width, above,
+									   &so->keys, false);
 	pos->lo = Min(pos->hi, Max(pos->lo, pos->floor));
 	pos->hi = Max(pos->lo, Min(pos->hi, pos->ceil));
 	pos->cur = ScanDirectionIsForward(dir) ? pos->lo - 1 : pos->hi;
@@ -681,14 +663,14 @@ prefix_boundary(BpScanOpaque so, const BpScanPos *pos, ScanDirection dir)
 		return -1;
 	if (ScanDirectionIsForward(dir))
 	{
-		item = Max(pos->floor, first_true(pos->items, pos->nitems, width,
-										  bp_before_next_prefix, &so->keys,
-										  true));
+		item = Max(pos->floor, bpa_first_true(pos->items, pos->nitems, width,
+											  bp_before_next_prefix,
+											  &so->keys, true));
 		return item < pos->ceil ? item : -1;
 	}
-	item = Min(pos->ceil, first_true(pos->items, pos->nitems, width,
-									 bp_after_prev_prefix, &so->keys,
-									 false)) - 1;
+	item = Min(pos->ceil, bpa_first_true(pos->items, pos->nitems, width,
+										 bp_after_prev_prefix, &so->keys,
+										 false)) - 1;
 	return item >= pos->floor ? item : -1;
 }
 
