@@ -157,7 +157,7 @@ extern const char *bpa_header_entry(const char *region, int b);
 extern const char *bpa_block_entry(const char *region, int b, int j);
 extern bool bpa_position_holds_entry(const char *region, size_t pos);
 
-/* Verification */
+/* Verification (bpacheck.c) */
 extern const char *bpa_check(const char *region, size_t region_size,
 							 BpaCompareFn compare, void *arg);
 extern const char *bpa_check_shape(const char *region, size_t region_size);
