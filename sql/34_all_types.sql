@@ -177,25 +177,25 @@ SELECT bpindex_check('t_char_bp', true);
 
 -- name (64 bytes, under its column's collation "C"), and name_ops's
 -- cross-type operators with text, which btree's text_ops has too
-CREATE TABLE t_name (k name);
-INSERT INTO t_name
+CREATE TABLE t_namecol (k name);
+INSERT INTO t_namecol
 SELECT CASE WHEN i % 20 = 0 THEN NULL
             WHEN i % 97 = 0 THEN repeat('z', 63)
             WHEN i % 89 = 0 THEN ''
             ELSE 'name_' || (i * 7919 % 701) END
 FROM generate_series(1, 4000) i;
-CREATE INDEX t_name_bp ON t_name USING bpindex (k);
-VACUUM ANALYZE t_name;
-SELECT * FROM all_types_summary('t_name');
-SELECT * FROM all_types_matrix('name', 't_name',
+CREATE INDEX t_namecol_bp ON t_namecol USING bpindex (k);
+VACUUM ANALYZE t_namecol;
+SELECT * FROM all_types_summary('t_namecol');
+SELECT * FROM all_types_matrix('name', 't_namecol',
     ARRAY['', 'name_1', 'name_350', 'name_699', repeat('z', 63)]);
 SELECT * FROM bp_queries('name text', ARRAY[
-    'select k from t_name where k = ''name_17''::text',
-    'select k from t_name where k < ''name_2''::text',
-    'select k from t_name where k >= ''name_5''::text and k < ''name_6''::text order by k desc',
-    'select k from t_name where k > ''name_690''::text order by k'
+    'select k from t_namecol where k = ''name_17''::text',
+    'select k from t_namecol where k < ''name_2''::text',
+    'select k from t_namecol where k >= ''name_5''::text and k < ''name_6''::text order by k desc',
+    'select k from t_namecol where k > ''name_690''::text order by k'
 ]);
-SELECT bpindex_check('t_name_bp', true);
+SELECT bpindex_check('t_namecol_bp', true);
 -- and text columns take name arguments
 CREATE TABLE t_text_name (k text COLLATE "C");
 INSERT INTO t_text_name SELECT 'name_' || (i * 7919 % 701) FROM generate_series(1, 3000) i;
@@ -549,7 +549,7 @@ SELECT bpindex_check('t_oidvector_bp', true);
 -- DESC NULLS FIRST columns of some of these types
 --
 SELECT s
-FROM unnest(ARRAY['t_mood', 't_interval', 't_name', 't_macaddr8', 't_jsonb',
+FROM unnest(ARRAY['t_mood', 't_interval', 't_namecol', 't_macaddr8', 't_jsonb',
                   't_int4_array', 't_pair', 't_tsquery']) tab,
      LATERAL unnest(ARRAY[format('DROP INDEX %I', tab || '_bp'),
                           format('CREATE INDEX %I ON %I USING bpindex (k DESC NULLS FIRST)',
@@ -558,7 +558,7 @@ SELECT pg_get_indexdef('t_jsonb_bp'::regclass);
 SELECT * FROM all_types_matrix('mood desc', 't_mood', ARRAY['awful', 'meh', 'happy', 'ecstatic']);
 SELECT * FROM all_types_matrix('interval desc', 't_interval',
     ARRAY['-178000000 years', '-100 hours', '0', '20:06:00', '178000000 years']);
-SELECT * FROM all_types_matrix('name desc', 't_name',
+SELECT * FROM all_types_matrix('name desc', 't_namecol',
     ARRAY['', 'name_1', 'name_350', 'name_699', repeat('z', 63)]);
 SELECT * FROM all_types_matrix('macaddr8 desc', 't_macaddr8',
     ARRAY['00:00:00:00:00:00:00:00', '08:00:2b:01:02:10:00:ff', 'ff:ff:ff:ff:ff:ff:ff:ff']);
@@ -570,7 +570,7 @@ SELECT * FROM all_types_matrix('pair desc', 't_pair',
     ARRAY['(-9223372036854775808,"")', '(25,b0)', '(,)']);
 SELECT * FROM all_types_matrix('tsquery desc', 't_tsquery', ARRAY['w50', 'w99 & !x6']);
 SELECT bpindex_check(tab || '_bp', true)
-FROM unnest(ARRAY['t_mood', 't_interval', 't_name', 't_macaddr8', 't_jsonb',
+FROM unnest(ARRAY['t_mood', 't_interval', 't_namecol', 't_macaddr8', 't_jsonb',
                   't_int4_array', 't_pair', 't_tsquery']) tab;
 
 --

@@ -210,6 +210,43 @@ SELECT * FROM bp_cursor('select d, b from skt where b in (-3, 5, 29994) order by
     'indexonly');
 DROP TABLE skt;
 
+-- integer prefixes: the scan descends straight to the range of the value
+-- after the current one (a guess), dense runs of values where the guess
+-- holds, gaps where the leaf reached names the next value, values whose
+-- range is empty, the ends of the type, NULLs, and DESC
+CREATE TABLE skg (a int2, b int8, c int8);
+INSERT INTO skg SELECT i % 12, i, i FROM generate_series(1, 12000) i;
+INSERT INTO skg SELECT 100 * (i % 7) + 50, i, -i FROM generate_series(1, 7000) i;
+INSERT INTO skg SELECT CASE i % 3 WHEN 0 THEN 32767 WHEN 1 THEN -32768 ELSE NULL END,
+       i, i * 1000000000000 FROM generate_series(1, 3000) i;
+CREATE INDEX skg_ab ON skg USING bpindex (a, b);
+CREATE INDEX skg_ac ON skg USING bpindex (a DESC, c);
+VACUUM ANALYZE skg;
+SELECT * FROM bp_queries('skip guess', ARRAY[
+    'select a, b from skg where b = 5000',
+    'select a, b from skg where b = 2999',
+    'select a, b from skg where b in (7, 1000, 2998, 6999, 11999)',
+    'select a, b from skg where b between 990 and 1010',
+    'select a, b from skg where b < 30 order by a, b',
+    'select a, b from skg where b < 30 order by a desc, b desc',
+    'select a, b from skg where a > 5 and b between 2000 and 2012',
+    'select a, b from skg where a < 300 and b = 3000 order by a desc, b desc',
+    'select a, b from skg where a >= 32767 and b > 2990',
+    'select a, b from skg where a is not null and b = 1',
+    'select a, c from skg where c = -700',
+    'select a, c from skg where c in (-6999, -3, 5, 2000000000000000)',
+    'select a, c from skg where c > 2990000000000000 order by a desc, c',
+    'select a, c from skg where c between -20 and 20 order by a, c desc',
+    'select a, c from skg where a between 40 and 500 and c < -6990 order by a desc, c'
+]);
+SELECT * FROM bp_cursor('select a, b from skg where b in (5, 1000, 2999) order by a, b',
+    ARRAY['next', 'forward 4', 'next', 'prior', 'backward 2', 'last', 'next', 'prior',
+          'first', 'prior', 'next'], 'index');
+SELECT * FROM bp_cursor('select a, c from skg where c between -8 and 8 order by a desc, c',
+    ARRAY['forward 5', 'prior', 'forward 20', 'next', 'backward 7', 'last', 'prior',
+          'first', 'next'], 'indexonly');
+DROP TABLE skg;
+
 -- packed leaves of the default size, the common case
 CREATE INDEX sk_ab ON sk USING bpindex (a, b);
 SELECT * FROM bp_queries('skip packed', ARRAY[

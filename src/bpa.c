@@ -632,16 +632,33 @@ bpa_nearest(const char *region, BpaCompareFn compare, void *arg,
 	return best;
 }
 
-/* Visit the entries of one block that lie in the range. */
+/*
+ * Visit the entries of one block that lie in the range; a sorted block's
+ * are found by binary searches, not by testing each entry.
+ */
 static int
 map_block(const char *region, int b, bool check_start, bool check_end,
 		  BpaPredicateFn before_start, BpaPredicateFn after_end,
 		  void *pred_arg, BpaVisitFn visit, void *visit_arg)
 {
 	int			count = block_counts(region)[b];
+	uint16_t	w = region_header(region)->layout.slot_width;
+	int			first = 0;
 	int			visited = 0;
 
-	for (int j = 0; j < count; j++)
+	if (block_is_sorted(region, b))
+	{
+		const char *slots = block_slot(region, b, 0);
+
+		if (check_start)
+			first = bpa_first_true(slots, count, w, before_start, pred_arg, true);
+		if (check_end)
+			count = first + bpa_first_true(slots + (size_t) first * w,
+										   count - first, w, after_end,
+										   pred_arg, false);
+		check_start = check_end = false;
+	}
+	for (int j = first; j < count; j++)
 	{
 		const char *slot = block_slot(region, b, j);
 

@@ -442,35 +442,44 @@ find_range(BpScanOpaque so, BpScanPos *pos, ScanDirection dir)
 }
 
 /*
- * Copy the locked leaf in buf into a scan position, in sorted order, then
- * unlock it (keeping the pin if the scan must), and find the items
- * [lo, hi) that are not outside the range, nor below from or at or above
- * to (either may be NULL).
+ * Start loading the locked leaf in buf into a scan position: its block,
+ * LSN, flags, link and fences, opened as leaf.
  */
 static void
-load_leaf(IndexScanDesc scan, BpScanPos *pos, Buffer buf, ScanDirection dir,
-		  const char *from, const char *to)
+begin_load(IndexScanDesc scan, BpScanPos *pos, Buffer buf, BpLeaf *leaf)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	Page		page = BufferGetPage(buf);
 	BpPageOpaque opaque = BpPageGetOpaque(page);
-	BpLeaf		leaf;
 
 	bp_scan_release_pos(pos);
 	pos->blkno = BufferGetBlockNumber(buf);
 	pos->lsn = BufferGetLSNAtomic(buf);
 	pos->flags = opaque->flags;
 	pos->rightlink = opaque->rightlink;
-	bp_leaf_open(&leaf, page, &so->desc);
+	bp_leaf_open(leaf, page, &so->desc);
 	if (pos->key_cxt)
-		bp_leaf_rebuild_keys_in(&leaf, pos->key_cxt);
+		bp_leaf_rebuild_keys_in(leaf, pos->key_cxt);
 	/* keys: the whole key area, or a point scan's few after the copy */
 	if (!so->point)
-		bp_leaf_copy_keys(&leaf, pos->keys);
-	bp_page_fence_into(&so->desc, page, bp_leaf_keys_page(&leaf), false, pos->lowkey);
-	bp_page_fence_into(&so->desc, page, bp_leaf_keys_page(&leaf), true, pos->highkey);
-	pos->nitems = copy_leaf_sorted(so, pos, &leaf, scan->ignore_killed_tuples,
-								   dir);
+		bp_leaf_copy_keys(leaf, pos->keys);
+	bp_page_fence_into(&so->desc, page, bp_leaf_keys_page(leaf), false, pos->lowkey);
+	bp_page_fence_into(&so->desc, page, bp_leaf_keys_page(leaf), true, pos->highkey);
+}
+
+/*
+ * Finish loading the leaf in buf into a scan position whose items are
+ * copied: unlock it (keeping the pin if the scan must), and find the items
+ * [lo, hi) that are not outside the range, nor below from or at or above
+ * to (either may be NULL).
+ */
+static void
+end_load(IndexScanDesc scan, BpScanPos *pos, Buffer buf, ScanDirection dir,
+		 const char *from, const char *to)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	Page		page = BufferGetPage(buf);
+
 	if (so->point && pos->keys)
 	{
 		bp_slots_detach_keys(&so->desc, pos->items, pos->nitems, page, pos->keys);
@@ -495,6 +504,41 @@ load_leaf(IndexScanDesc scan, BpScanPos *pos, Buffer buf, ScanDirection dir,
 	pos->small_groups = 0;
 	find_range(so, pos, dir);
 	pos->valid = true;
+}
+
+/*
+ * Copy the locked leaf in buf into a scan position, in sorted order, then
+ * unlock it (keeping the pin if the scan must), and find the items
+ * [lo, hi) that are not outside the range, nor below from or at or above
+ * to (either may be NULL).
+ */
+static void
+load_leaf(IndexScanDesc scan, BpScanPos *pos, Buffer buf, ScanDirection dir,
+		  const char *from, const char *to)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpLeaf		leaf;
+
+	begin_load(scan, pos, buf, &leaf);
+	pos->nitems = copy_leaf_sorted(so, pos, &leaf, scan->ignore_killed_tuples,
+								   dir);
+	end_load(scan, pos, buf, dir, from, to);
+}
+
+/*
+ * Load the locked leaf in buf into a scan position without copying it:
+ * the caller found that it holds no entry of the range.
+ */
+static void
+load_leaf_empty(IndexScanDesc scan, BpScanPos *pos, Buffer buf,
+				ScanDirection dir)
+{
+	BpLeaf		leaf;
+
+	begin_load(scan, pos, buf, &leaf);
+	pos->nitems = 0;
+	pos->whole = false;
+	end_load(scan, pos, buf, dir, NULL, NULL);
 }
 
 /*
@@ -705,6 +749,35 @@ enter_prefix(BpScanOpaque so, BpScanPos *pos, const char *slot,
 	pos->array_elem = elem;
 }
 
+/*
+ * Skip scan: make so->bound, an entry of the locked leaf in buf, the scan
+ * keys' prefix, from the driving array's first element in the scan
+ * direction; if the prefix's range starts past the leaf's fence, enter it
+ * and release the leaf, with a predicate lock on it (the gap before the
+ * prefix lies there), and return true.
+ */
+static bool
+enter_if_range_elsewhere(IndexScanDesc scan, Buffer buf, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	bool		forward = ScanDirectionIsForward(dir);
+	Page		page = BufferGetPage(buf);
+	char		fence[BP_MAX_SLOT_WIDTH];
+
+	bp_set_prefix(&so->keys, so->bound);
+	if (so->keys.drive_key >= 0)
+		bp_set_array_element(&so->keys, forward ? 0 : so->keys.drive_nelems - 1);
+	if (!(BpPageGetOpaque(page)->flags & (forward ? BP_HAS_HIGH : BP_HAS_LOW)) ||
+		!(forward ? bp_below_range : bp_above_range)
+		(bp_page_fence(&so->desc, page, forward, fence), &so->keys))
+		return false;
+	PredicateLockPage(scan->indexRelation, BufferGetBlockNumber(buf),
+					  scan->xs_snapshot);
+	UnlockReleaseBuffer(buf);
+	enter_prefix(so, &so->pos, so->bound, dir);
+	return true;
+}
+
 /* What a skip scan's look at the leaf of the next prefix found. */
 typedef enum BpPeek
 {
@@ -730,7 +803,6 @@ peek_next_prefix(IndexScanDesc scan, Buffer *bufp, ScanDirection dir)
 	bool		forward = ScanDirectionIsForward(dir);
 	Buffer		buf = *bufp;
 	Page		page = BufferGetPage(buf);
-	uint16		fence_flag = forward ? BP_HAS_HIGH : BP_HAS_LOW;
 	char		found[BP_MAX_SLOT_WIDTH];
 	char		fence[BP_MAX_SLOT_WIDTH];
 	BpLeaf		leaf;
@@ -746,8 +818,14 @@ peek_next_prefix(IndexScanDesc scan, Buffer *bufp, ScanDirection dir)
 							bp_after_prev_prefix, &so->keys, forward, found,
 							&so->work))
 			break;
-		/* none here: forward, the next prefix starts in a leaf to the right */
-		if (!forward || !(BpPageGetOpaque(page)->flags & BP_HAS_HIGH))
+		/* none here, nor anywhere past the end of the index */
+		if (!(BpPageGetOpaque(page)->flags & (forward ? BP_HAS_HIGH : BP_HAS_LOW)))
+		{
+			UnlockReleaseBuffer(buf);
+			return PEEK_END;
+		}
+		/* forward, the next prefix starts in a leaf to the right */
+		if (!forward)
 			return PEEK_COPY;
 		bp_slot_copy_keys(&so->desc, bp_page_fence(&so->desc, page, true, fence),
 						  so->bound, so->bound_keys, false);
@@ -765,19 +843,8 @@ peek_next_prefix(IndexScanDesc scan, Buffer *bufp, ScanDirection dir)
 		return PEEK_END;
 	}
 	bp_slot_copy_keys(&so->desc, found, so->bound, so->bound_keys, false);
-	bp_set_prefix(&so->keys, so->bound);
-	if (so->keys.drive_key >= 0)
-		bp_set_array_element(&so->keys, forward ? 0 : so->keys.drive_nelems - 1);
-	if ((BpPageGetOpaque(page)->flags & fence_flag) &&
-		(forward ? bp_below_range : bp_above_range)
-		(bp_page_fence(&so->desc, page, forward, fence), &so->keys))
-	{
-		PredicateLockPage(scan->indexRelation, BufferGetBlockNumber(buf),
-						  scan->xs_snapshot);
-		UnlockReleaseBuffer(buf);
-		enter_prefix(so, &so->pos, so->bound, dir);
+	if (enter_if_range_elsewhere(scan, buf, dir))
 		return PEEK_ELSEWHERE;
-	}
 	/* the range starts here: copy the leaf, seeking from the old prefix */
 	if (so->pos.has_prefix)
 		bp_set_prefix(&so->keys, so->pos.prefix);
@@ -823,16 +890,141 @@ start_prefix(IndexScanDesc scan, int item, ScanDirection dir)
 
 /* seek_prefix entered the next prefix, whose range starts in another leaf */
 #define SEEK_ENTERED	(-2)
+/* ... entered it and loaded the leaf of its range into so->pos */
+#define SEEK_LOADED		(-3)
+/* guess_next_prefix could not tell */
+#define SEEK_UNKNOWN	(-4)
+
+/*
+ * Skip scan over one column compared as an integer (int2, int4, int8 and
+ * the types stored as them): make so->bound the current prefix with the
+ * value after it in the scan direction.  False if there is none (a NULL
+ * prefix, the end of the type, past the outer range).
+ */
+static bool
+prefix_successor(BpScanOpaque so, ScanDirection dir)
+{
+	const BpSlotDesc *desc = &so->desc;
+	char	   *field = so->bound + desc->att_offset[0];
+	int			step = ScanDirectionIsForward(dir) != desc->reverse[0] ? 1 : -1;
+	int16		v2;
+	int32		v4;
+	int64		v8;
+
+	if (so->keys.nskip != 1 || !so->pos.has_prefix ||
+		bp_slot_isnull(desc, so->pos.prefix, 0))
+		return false;
+	bp_slot_copy_keys(desc, so->pos.prefix, so->bound, so->bound_keys, false);
+	switch (desc->cmp_kind[0])
+	{
+		case BP_CMP_INT2:
+			memcpy(&v2, field, sizeof(v2));
+			if (v2 == (step > 0 ? PG_INT16_MAX : PG_INT16_MIN))
+				return false;
+			v2 += step;
+			memcpy(field, &v2, sizeof(v2));
+			break;
+		case BP_CMP_INT4:
+			memcpy(&v4, field, sizeof(v4));
+			if (v4 == (step > 0 ? PG_INT32_MAX : PG_INT32_MIN))
+				return false;
+			v4 += step;
+			memcpy(field, &v4, sizeof(v4));
+			break;
+		case BP_CMP_INT8:
+			memcpy(&v8, field, sizeof(v8));
+			if (v8 == (step > 0 ? PG_INT64_MAX : PG_INT64_MIN))
+				return false;
+			v8 += step;
+			memcpy(field, &v8, sizeof(v8));
+			break;
+		default:
+			return false;
+	}
+	return !(ScanDirectionIsForward(dir) ?
+			 bp_above_outer_range(so->bound, &so->keys) :
+			 bp_below_outer_range(so->bound, &so->keys));
+}
+
+/*
+ * Skip scan over one integer-like column: descend straight to the range of
+ * the value after the current prefix (prefix_successor), a guess; in the
+ * leaf reached, the entry nearest the range's start tells whether the
+ * guess holds, or else which value comes next (none can lie between).
+ * Returns SEEK_LOADED, SEEK_ENTERED, -1 when nothing lies beyond the guess
+ * (the leaf is the last one), or SEEK_UNKNOWN when there was nothing to
+ * guess or no such entry in the leaf; with either of the last two the
+ * current prefix stays.
+ */
+static int
+guess_next_prefix(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	bool		forward = ScanDirectionIsForward(dir);
+	char		found[BP_MAX_SLOT_WIDTH];
+	Buffer		buf;
+	BpLeaf		leaf;
+	bool		any;
+
+	if (!prefix_successor(so, dir))
+		return SEEK_UNKNOWN;
+	bp_set_prefix(&so->keys, so->bound);
+	if (so->keys.drive_key >= 0)
+		bp_set_array_element(&so->keys, forward ? 0 : so->keys.drive_nelems - 1);
+	buf = bp_descend(scan->indexRelation,
+					 forward ? bp_below_range : bp_not_above_range,
+					 &so->keys, BUFFER_LOCK_SHARE);
+	bp_count_index_search(scan);
+	bp_leaf_open(&leaf, BufferGetPage(buf), &so->desc);
+	if (so->probe.key_cxt)
+		bp_leaf_rebuild_keys_in(&leaf, so->probe.key_cxt);
+	any = bp_leaf_nearest(&leaf, forward ? bp_below_range : bp_above_range,
+						  &so->keys, forward, found, &so->work);
+	if (!any || (!bp_same_prefix(&so->keys, found, so->keys.prefix) &&
+				 (forward ? bp_above_outer_range(found, &so->keys) :
+				  bp_below_outer_range(found, &so->keys))))
+	{
+		/*
+		 * Nothing beyond the guess here: nor anywhere when the leaf is the
+		 * last one in the scan direction.  Or the entry beyond it lies past
+		 * the outer range, and so does everything after that.
+		 */
+		bool		last = !(BpPageGetOpaque(BufferGetPage(buf))->flags &
+							 (forward ? BP_HAS_HIGH : BP_HAS_LOW));
+		int			result = any || last ? -1 : SEEK_UNKNOWN;
+
+		UnlockReleaseBuffer(buf);
+		bp_set_prefix(&so->keys, so->pos.prefix);
+		return result;
+	}
+	if (!bp_same_prefix(&so->keys, found, so->keys.prefix))
+	{
+		/* no entry of the guess reaches its range: found's value is next */
+		bp_slot_copy_keys(&so->desc, found, so->bound, so->bound_keys, false);
+		if (enter_if_range_elsewhere(scan, buf, dir))
+			return SEEK_ENTERED;
+	}
+	enter_prefix(so, &so->pos, so->bound, dir);
+	if (forward ? bp_above_range(found, &so->keys) :
+		bp_below_range(found, &so->keys))
+		/* the entry nearest the range's start lies past it: none in it */
+		load_leaf_empty(scan, &so->pos, buf, dir);
+	else
+		load_leaf(scan, &so->pos, buf, dir, NULL, NULL);
+	return SEEK_LOADED;
+}
 
 /*
  * Skip scan: load into so->probe the leaf that holds the first entry
  * beyond the current prefix in the scan direction (from the start of the
  * outer range when there is none), moving on from the leaf of so->pos, if
  * valid and copied whole, to the adjacent leaf when the next prefix starts
- * there, else descending to it.  Returns the entry's item in so->probe,
- * -1 (the probe released) when the outer range has no further entry, or
- * SEEK_ENTERED (the probe released) when a descent found the next prefix
- * without copying the leaf, and entered it: its range starts elsewhere.
+ * there, else descending to it (first to the guessed next value's range,
+ * guess_next_prefix).  Returns the entry's item in so->probe, -1 (the
+ * probe released) when the outer range has no further entry, or, the
+ * probe released, SEEK_ENTERED when a descent found the next prefix
+ * without copying the leaf and entered it (its range starts elsewhere),
+ * SEEK_LOADED when it entered it and loaded its range's leaf into so->pos.
  */
 static int
 seek_prefix(IndexScanDesc scan, ScanDirection dir)
@@ -858,11 +1050,19 @@ seek_prefix(IndexScanDesc scan, ScanDirection dir)
 			 bp_after_prev_prefix(at->lowkey, &so->keys)))
 		{
 			/* the leaf after at may still hold entries of the prefix */
-			Buffer		buf = bp_descend(scan->indexRelation,
-										 forward ? bp_before_next_prefix :
-										 bp_not_after_prev_prefix,
-										 &so->keys, BUFFER_LOCK_SHARE);
+			Buffer		buf;
+			int			guessed = at == probe ? SEEK_UNKNOWN :
+				guess_next_prefix(scan, dir);
 
+			if (guessed != SEEK_UNKNOWN)
+			{
+				bp_scan_release_pos(probe);
+				return guessed;
+			}
+			buf = bp_descend(scan->indexRelation,
+							 forward ? bp_before_next_prefix :
+							 bp_not_after_prev_prefix,
+							 &so->keys, BUFFER_LOCK_SHARE);
 			bp_count_index_search(scan);
 			switch (peek_next_prefix(scan, &buf, dir))
 			{
@@ -923,10 +1123,9 @@ next_prefix(IndexScanDesc scan, ScanDirection dir)
 		kill_entries(scan);
 		item = seek_prefix(scan, dir);
 		if (item == SEEK_ENTERED)
-		{
 			first_leaf(scan, dir, pos->array_elem);
+		if (item == SEEK_ENTERED || item == SEEK_LOADED)
 			return true;
-		}
 		if (item < 0)
 			return false;
 		swap = so->pos;
