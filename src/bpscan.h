@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * bpscan.h
- *	  Index scans: amgettuple, amgetbitmap and their state.
+ *	  Index scans: amgettuple, amgetbitmap.
  *
  *-------------------------------------------------------------------------
  */
@@ -14,83 +14,8 @@
 #include "nodes/tidbitmap.h"
 #include "utils/palloc.h"
 
-#include "bpleaf.h"
-#include "bpscankey.h"
-#include "bpslot.h"
+#include "bpscanpos.h"
 
-/* A leaf as copied by a scan: its entries in ascending order. */
-typedef struct BpScanPos
-{
-	BlockNumber blkno;			/* leaf the entries came from */
-	Buffer		buf;			/* its pin, while the scan keeps one, else
-								 * InvalidBuffer */
-	XLogRecPtr	lsn;			/* its LSN when it was copied */
-	BlockNumber rightlink;
-	uint16		flags;			/* the leaf's BP_HAS_LOW / BP_HAS_HIGH */
-	int			nitems;
-	int			capacity;		/* slots items has room for */
-	int			floor;			/* items [floor, ceil) lie within the bounds
-								 * the leaf was loaded with */
-	int			ceil;
-	int			lo;				/* items [lo, hi) are not outside the range */
-	int			hi;
-	int			cur;			/* item last returned; lo - 1 or hi at ends */
-	char	   *items;			/* nitems slots */
-	char	   *lowkey;			/* one slot */
-	char	   *highkey;		/* one slot */
-	char	   *keys;			/* keyed index: BLCKSZ bytes, a copy of the
-								 * leaf, where the slots' keys point */
-	MemoryContext key_cxt;		/* keyed index: where the slots' keys point
-								 * that their leaf stored stripped */
-	int			array_elem;		/* element of the driving array whose
-								 * primitive scan the entries belong to */
-	/* skip scans (bpscankey.h): */
-	bool		has_prefix;		/* the entries belong to the primitive scan
-								 * of prefix */
-	char	   *prefix;			/* one slot */
-	char	   *prefix_keys;	/* its keys, BP_KEYS_BUFSIZE bytes */
-	bool		whole;			/* the copy holds the leaf's whole part of
-								 * the outer range, not only the range */
-	bool		filtering;		/* reading the leaf whole: [lo, hi) is its
-								 * part of the outer range, every entry
-								 * tested against the keys */
-	int			group_start;	/* item where the prefix's entries start in
-								 * the scan direction, -1 if not here */
-	int			small_groups;	/* prefixes of few entries in a row here */
-	bool		valid;
-} BpScanPos;
-
-/* Scan state. */
-typedef struct BpScanOpaqueData
-{
-	/*
-	 * Copies of what the relcache entry holds: the BpIndexState in
-	 * rd_amcache is freed by a relcache invalidation of the index (a
-	 * concurrent VACUUM or ANALYZE updating its statistics), which the
-	 * backend may process between two calls of the scan, e.g. between two
-	 * FETCHes from a cursor.
-	 */
-	BpSlotDesc	desc;
-	BpScanKeys	keys;			/* keys.desc points to slot */
-	BpScanPos	pos;
-	BpScanPos	mark;
-	BpScanPos	probe;			/* a skip scan's leaf while it seeks the
-								 * next prefix beyond pos's leaf */
-	BpLeafWork	work;
-	char	   *bound;			/* one slot: a leaf's fence while stepping */
-	char	   *bound_keys;		/* its keys, BP_KEYS_BUFSIZE bytes */
-	bool		point;			/* equality on the first column: copy only
-								 * the range of each leaf, then sort it */
-	IndexTuple	itup;			/* itup_size bytes, or BLCKSZ with keys, for
-								 * index-only scans */
-	int		   *killed;			/* items of pos whose heap tuples are dead */
-	int			nkilled;
-	int			killed_capacity;
-	MemoryContext tuple_cxt;	/* index tuples with NULLs */
-	MemoryContext keys_cxt;		/* array elements, reset by each rescan */
-} BpScanOpaqueData;
-
-typedef BpScanOpaqueData *BpScanOpaque;
 
 extern IndexScanDesc bp_beginscan(Relation index, int nkeys, int norderbys);
 extern void bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
@@ -101,6 +26,5 @@ extern void bp_markpos(IndexScanDesc scan);
 extern void bp_restrpos(IndexScanDesc scan);
 
 extern const char *bp_scan_next_entry(IndexScanDesc scan, ScanDirection dir);
-extern void bp_scan_release_pos(BpScanPos *pos);
 
 #endif							/* BPSCAN_H */

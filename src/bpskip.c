@@ -1,0 +1,524 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpskip.c
+ *	  Skip scans: walking the distinct values of a prefix of key columns,
+ *	  one primitive scan per value (bpscankey.c prepares their keys).
+ *
+ * A skip scan copies each leaf's whole part of the outer range, so that
+ * the next prefix is found in the copy when it starts there
+ * (bp_skip_next_prefix); otherwise it descends to the first entry beyond
+ * the prefix, or steps to the adjacent leaf when that is where the next
+ * prefix starts (seek_prefix).  After a descent it first looks for the
+ * next prefix in the leaf without copying it (the log and a block or two,
+ * bp_leaf_nearest), and when that prefix's range starts in another leaf,
+ * descends there directly (peek_next_prefix).  Over one integer-like
+ * column it descends first to the range of the value after the current
+ * one, which nothing can lie between (guess_next_prefix): one descent per
+ * value where values are dense.  Where prefixes have few entries each, it
+ * reads the rest of the leaf whole, testing every entry (filtering), and
+ * goes back to skipping at a leaf that starts a prefix with many
+ * (bp_skip_resume).  Parallel scans do not skip.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relscan.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/predicate.h"
+
+#include "bpasort.h"
+#include "bpcompat.h"
+#include "bpformat.h"
+#include "bpleaf.h"
+#include "bpleafread.h"
+#include "bppage.h"
+#include "bpscankey.h"
+#include "bpscanpos.h"
+#include "bpsearch.h"
+#include "bpskip.h"
+#include "bpslot.h"
+
+/* A skip scan's prefix has few entries below this many: a small group. */
+#define SKIP_SMALL_GROUP		16
+/* After this many small groups in a row, a skip scan reads the leaf whole. */
+#define SKIP_SMALL_GROUPS		4
+/* A leaf read whole is left for skipping when its first prefix has more. */
+#define SKIP_RESUME_GROUP		64
+
+/*
+ * Skip scan: the first item of pos (within [floor, ceil)) in the scan
+ * direction whose prefix lies beyond the current prefix (all of them
+ * without one), and not before the outer range; -1 if there is none, or
+ * the copy holds the range only.
+ */
+static int
+prefix_boundary(BpScanOpaque so, const BpScanPos *pos, ScanDirection dir)
+{
+	uint16		width = so->desc.width;
+	int			item;
+
+	if (!pos->whole)
+		return -1;
+	if (ScanDirectionIsForward(dir))
+	{
+		item = Max(pos->floor, bpa_first_true(pos->items, pos->nitems, width,
+											  bp_before_next_prefix,
+											  &so->keys, true));
+		return item < pos->ceil ? item : -1;
+	}
+	item = Min(pos->ceil, bpa_first_true(pos->items, pos->nitems, width,
+										 bp_after_prev_prefix, &so->keys,
+										 false)) - 1;
+	return item >= pos->floor ? item : -1;
+}
+
+/* Does item of pos lie beyond the outer range in the scan direction? */
+static bool
+past_outer_range(BpScanOpaque so, const BpScanPos *pos, int item,
+				 ScanDirection dir)
+{
+	const char *slot = pos->items + (Size) item * so->desc.width;
+
+	return ScanDirectionIsForward(dir) ? bp_above_outer_range(slot, &so->keys) :
+		bp_below_outer_range(slot, &so->keys);
+}
+
+/*
+ * Skip scan: make the prefix of slot the current one, from the driving
+ * array's first element in the scan direction, for the position.
+ */
+static void
+enter_prefix(BpScanOpaque so, BpScanPos *pos, const char *slot,
+			 ScanDirection dir)
+{
+	int			elem = ScanDirectionIsForward(dir) ? 0 :
+		so->keys.drive_nelems - 1;
+
+	bp_set_prefix(&so->keys, slot);
+	bp_slot_copy_keys(&so->desc, slot, pos->prefix, pos->prefix_keys, false);
+	pos->has_prefix = true;
+	pos->filtering = false;
+	if (so->keys.drive_key >= 0)
+		bp_set_array_element(&so->keys, elem);
+	pos->array_elem = elem;
+}
+
+/*
+ * Skip scan: make so->bound, an entry of the locked leaf in buf, the scan
+ * keys' prefix, from the driving array's first element in the scan
+ * direction; if the prefix's range starts past the leaf's fence, enter it
+ * and release the leaf, with a predicate lock on it (the gap before the
+ * prefix lies there), and return true.
+ */
+static bool
+enter_if_range_elsewhere(IndexScanDesc scan, Buffer buf, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	bool		forward = ScanDirectionIsForward(dir);
+	Page		page = BufferGetPage(buf);
+	char		fence[BP_MAX_SLOT_WIDTH];
+
+	bp_set_prefix(&so->keys, so->bound);
+	if (so->keys.drive_key >= 0)
+		bp_set_array_element(&so->keys, forward ? 0 : so->keys.drive_nelems - 1);
+	if (!(BpPageGetOpaque(page)->flags & (forward ? BP_HAS_HIGH : BP_HAS_LOW)) ||
+		!(forward ? bp_below_range : bp_above_range)
+		(bp_page_fence(&so->desc, page, forward, fence), &so->keys))
+		return false;
+	PredicateLockPage(scan->indexRelation, BufferGetBlockNumber(buf),
+					  scan->xs_snapshot);
+	UnlockReleaseBuffer(buf);
+	enter_prefix(so, &so->pos, so->bound, dir);
+	return true;
+}
+
+/* What a skip scan's look at the leaf of the next prefix found. */
+typedef enum BpPeek
+{
+	PEEK_COPY,					/* copy the leaf to go on there */
+	PEEK_END,					/* the outer range has no further prefix */
+	PEEK_ELSEWHERE				/* the next prefix is entered (into
+								 * so->bound), its range starts beyond the
+								 * leaf */
+} BpPeek;
+
+/*
+ * Skip scan: look at the locked leaf in *bufp, reached by a descent to the
+ * first entry beyond the current prefix, without copying it: the entry
+ * nearest that prefix beyond it is the next prefix (forward, in a leaf to
+ * the right if there is none here), and when the next prefix's range
+ * starts beyond the leaf, enter it and release the leaf (a descent to the
+ * range follows).  Decodes the log and a block or two of each leaf.
+ */
+static BpPeek
+peek_next_prefix(IndexScanDesc scan, Buffer *bufp, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	bool		forward = ScanDirectionIsForward(dir);
+	Buffer		buf = *bufp;
+	Page		page = BufferGetPage(buf);
+	char		found[BP_MAX_SLOT_WIDTH];
+	char		fence[BP_MAX_SLOT_WIDTH];
+	BpLeaf		leaf;
+
+	for (;;)
+	{
+		BlockNumber rightlink = BpPageGetOpaque(page)->rightlink;
+
+		bp_leaf_open(&leaf, page, &so->desc);
+		if (so->probe.key_cxt)
+			bp_leaf_rebuild_keys_in(&leaf, so->probe.key_cxt);
+		if (bp_leaf_nearest(&leaf, forward ? bp_before_next_prefix :
+							bp_after_prev_prefix, &so->keys, forward, found,
+							&so->work))
+			break;
+		/* none here, nor anywhere past the end of the index */
+		if (!(BpPageGetOpaque(page)->flags & (forward ? BP_HAS_HIGH : BP_HAS_LOW)))
+		{
+			UnlockReleaseBuffer(buf);
+			return PEEK_END;
+		}
+		/* forward, the next prefix starts in a leaf to the right */
+		if (!forward)
+			return PEEK_COPY;
+		bp_slot_copy_keys(&so->desc, bp_page_fence(&so->desc, page, true, fence),
+						  so->bound, so->bound_keys, false);
+		PredicateLockPage(scan->indexRelation, BufferGetBlockNumber(buf),
+						  scan->xs_snapshot);
+		UnlockReleaseBuffer(buf);
+		buf = *bufp = bp_read_next_leaf(scan->indexRelation, &so->desc,
+										rightlink, so->bound);
+		page = BufferGetPage(buf);
+	}
+	if (forward ? bp_above_outer_range(found, &so->keys) :
+		bp_below_outer_range(found, &so->keys))
+	{
+		UnlockReleaseBuffer(buf);
+		return PEEK_END;
+	}
+	bp_slot_copy_keys(&so->desc, found, so->bound, so->bound_keys, false);
+	if (enter_if_range_elsewhere(scan, buf, dir))
+		return PEEK_ELSEWHERE;
+	/* the range starts here: copy the leaf, seeking from the old prefix */
+	if (so->pos.has_prefix)
+		bp_set_prefix(&so->keys, so->pos.prefix);
+	else
+		bp_clear_prefix(&so->keys);
+	return PEEK_COPY;
+}
+
+/*
+ * Skip scan: start the primitive scan of the prefix of item of so->pos,
+ * from the driving array's first element in the scan direction; after too
+ * many small groups in the leaf, read the rest of it whole instead (the
+ * entries before item, in the scan direction, were returned).
+ */
+static void
+start_prefix(IndexScanDesc scan, int item, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	bool		forward = ScanDirectionIsForward(dir);
+	const char *slot = pos->items + (Size) item * so->desc.width;
+	int			elem = forward ? 0 : so->keys.drive_nelems - 1;
+
+	pos->group_start = item;
+	if (pos->small_groups >= SKIP_SMALL_GROUPS && pos->whole)
+	{
+		bp_clear_prefix(&so->keys);
+		pos->has_prefix = false;
+		pos->filtering = true;
+		bp_pos_find_range(so, pos, dir);
+		pos->cur = forward ? item - 1 : item + 1;
+		return;
+	}
+	enter_prefix(so, pos, slot, dir);
+	bp_pos_find_range(so, pos, dir);
+	/* far from the leaf: descend to it rather than walk there */
+	if (bp_range_beyond_leaf(so, dir))
+	{
+		bp_scan_kill_entries(scan);
+		bp_scan_first_leaf(scan, dir, elem);
+	}
+}
+
+/* seek_prefix entered the next prefix, whose range starts in another leaf */
+#define SEEK_ENTERED	(-2)
+/* ... entered it and loaded the leaf of its range into so->pos */
+#define SEEK_LOADED		(-3)
+/* guess_next_prefix could not tell */
+#define SEEK_UNKNOWN	(-4)
+
+/*
+ * Skip scan over one column compared as an integer (int2, int4, int8 and
+ * the types stored as them): make so->bound the current prefix with the
+ * value after it in the scan direction.  False if there is none (a NULL
+ * prefix, the end of the type, past the outer range).
+ */
+static bool
+prefix_successor(BpScanOpaque so, ScanDirection dir)
+{
+	const BpSlotDesc *desc = &so->desc;
+	char	   *field = so->bound + desc->att_offset[0];
+	int			step = ScanDirectionIsForward(dir) != desc->reverse[0] ? 1 : -1;
+	int16		v2;
+	int32		v4;
+	int64		v8;
+
+	if (so->keys.nskip != 1 || !so->pos.has_prefix ||
+		bp_slot_isnull(desc, so->pos.prefix, 0))
+		return false;
+	bp_slot_copy_keys(desc, so->pos.prefix, so->bound, so->bound_keys, false);
+	switch (desc->cmp_kind[0])
+	{
+		case BP_CMP_INT2:
+			memcpy(&v2, field, sizeof(v2));
+			if (v2 == (step > 0 ? PG_INT16_MAX : PG_INT16_MIN))
+				return false;
+			v2 += step;
+			memcpy(field, &v2, sizeof(v2));
+			break;
+		case BP_CMP_INT4:
+			memcpy(&v4, field, sizeof(v4));
+			if (v4 == (step > 0 ? PG_INT32_MAX : PG_INT32_MIN))
+				return false;
+			v4 += step;
+			memcpy(field, &v4, sizeof(v4));
+			break;
+		case BP_CMP_INT8:
+			memcpy(&v8, field, sizeof(v8));
+			if (v8 == (step > 0 ? PG_INT64_MAX : PG_INT64_MIN))
+				return false;
+			v8 += step;
+			memcpy(field, &v8, sizeof(v8));
+			break;
+		default:
+			return false;
+	}
+	return !(ScanDirectionIsForward(dir) ?
+			 bp_above_outer_range(so->bound, &so->keys) :
+			 bp_below_outer_range(so->bound, &so->keys));
+}
+
+/*
+ * Skip scan over one integer-like column: descend straight to the range of
+ * the value after the current prefix (prefix_successor), a guess; in the
+ * leaf reached, the entry nearest the range's start tells whether the
+ * guess holds, or else which value comes next (none can lie between).
+ * Returns SEEK_LOADED, SEEK_ENTERED, -1 when nothing lies beyond the guess
+ * (the leaf is the last one), or SEEK_UNKNOWN when there was nothing to
+ * guess or no such entry in the leaf; with either of the last two the
+ * current prefix stays.
+ */
+static int
+guess_next_prefix(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	bool		forward = ScanDirectionIsForward(dir);
+	char		found[BP_MAX_SLOT_WIDTH];
+	Buffer		buf;
+	BpLeaf		leaf;
+	bool		any;
+
+	if (!prefix_successor(so, dir))
+		return SEEK_UNKNOWN;
+	bp_set_prefix(&so->keys, so->bound);
+	if (so->keys.drive_key >= 0)
+		bp_set_array_element(&so->keys, forward ? 0 : so->keys.drive_nelems - 1);
+	buf = bp_descend(scan->indexRelation,
+					 forward ? bp_below_range : bp_not_above_range,
+					 &so->keys, BUFFER_LOCK_SHARE);
+	bp_count_index_search(scan);
+	bp_leaf_open(&leaf, BufferGetPage(buf), &so->desc);
+	if (so->probe.key_cxt)
+		bp_leaf_rebuild_keys_in(&leaf, so->probe.key_cxt);
+	any = bp_leaf_nearest(&leaf, forward ? bp_below_range : bp_above_range,
+						  &so->keys, forward, found, &so->work);
+	if (!any || (!bp_same_prefix(&so->keys, found, so->keys.prefix) &&
+				 (forward ? bp_above_outer_range(found, &so->keys) :
+				  bp_below_outer_range(found, &so->keys))))
+	{
+		/*
+		 * Nothing beyond the guess here: nor anywhere when the leaf is the
+		 * last one in the scan direction.  Or the entry beyond it lies past
+		 * the outer range, and so does everything after that.
+		 */
+		bool		last = !(BpPageGetOpaque(BufferGetPage(buf))->flags &
+							 (forward ? BP_HAS_HIGH : BP_HAS_LOW));
+		int			result = any || last ? -1 : SEEK_UNKNOWN;
+
+		UnlockReleaseBuffer(buf);
+		bp_set_prefix(&so->keys, so->pos.prefix);
+		return result;
+	}
+	if (!bp_same_prefix(&so->keys, found, so->keys.prefix))
+	{
+		/* no entry of the guess reaches its range: found's value is next */
+		bp_slot_copy_keys(&so->desc, found, so->bound, so->bound_keys, false);
+		if (enter_if_range_elsewhere(scan, buf, dir))
+			return SEEK_ENTERED;
+	}
+	enter_prefix(so, &so->pos, so->bound, dir);
+	if (forward ? bp_above_range(found, &so->keys) :
+		bp_below_range(found, &so->keys))
+		/* the entry nearest the range's start lies past it: none in it */
+		bp_scan_load_leaf_empty(scan, &so->pos, buf, dir);
+	else
+		bp_scan_load_leaf(scan, &so->pos, buf, dir, NULL, NULL);
+	return SEEK_LOADED;
+}
+
+/*
+ * Skip scan: load into so->probe the leaf that holds the first entry
+ * beyond the current prefix in the scan direction (from the start of the
+ * outer range when there is none), moving on from the leaf of so->pos, if
+ * valid and copied whole, to the adjacent leaf when the next prefix starts
+ * there, else descending to it (first to the guessed next value's range,
+ * guess_next_prefix).  Returns the entry's item in so->probe, -1 (the
+ * probe released) when the outer range has no further entry, or, the
+ * probe released, SEEK_ENTERED when a descent found the next prefix
+ * without copying the leaf and entered it (its range starts elsewhere),
+ * SEEK_LOADED when it entered it and loaded its range's leaf into so->pos.
+ */
+static int
+seek_prefix(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *probe = &so->probe;
+	BpScanPos  *at = so->pos.valid && so->pos.whole ? &so->pos : NULL;
+	bool		forward = ScanDirectionIsForward(dir);
+
+	for (;;)
+	{
+		int			item;
+
+		CHECK_FOR_INTERRUPTS();
+		if (at != NULL &&
+			!(forward ? (at->flags & BP_HAS_HIGH) &&
+			  !bp_above_outer_range(at->highkey, &so->keys) :
+			  (at->flags & BP_HAS_LOW) &&
+			  !bp_below_outer_range(at->lowkey, &so->keys)))
+			break;
+		if (at == NULL ||
+			(forward ? bp_before_next_prefix(at->highkey, &so->keys) :
+			 bp_after_prev_prefix(at->lowkey, &so->keys)))
+		{
+			/* the leaf after at may still hold entries of the prefix */
+			Buffer		buf;
+			int			guessed = at == probe ? SEEK_UNKNOWN :
+				guess_next_prefix(scan, dir);
+
+			if (guessed != SEEK_UNKNOWN)
+			{
+				bp_scan_release_pos(probe);
+				return guessed;
+			}
+			buf = bp_descend(scan->indexRelation,
+							 forward ? bp_before_next_prefix :
+							 bp_not_after_prev_prefix,
+							 &so->keys, BUFFER_LOCK_SHARE);
+			bp_count_index_search(scan);
+			switch (peek_next_prefix(scan, &buf, dir))
+			{
+				case PEEK_END:
+					bp_scan_release_pos(probe);
+					return -1;
+				case PEEK_ELSEWHERE:
+					bp_scan_release_pos(probe);
+					return SEEK_ENTERED;
+				case PEEK_COPY:
+					bp_scan_load_leaf(scan, probe, buf, dir, NULL, NULL);
+					break;
+			}
+		}
+		else
+		{
+			bp_slot_copy_keys(&so->desc, forward ? at->highkey : at->lowkey,
+							  so->bound, so->bound_keys, false);
+			bp_scan_load_adjacent_leaf(scan, probe, dir, at->blkno, at->rightlink);
+		}
+		at = probe;
+		item = prefix_boundary(so, probe, dir);
+		if (item >= 0 && past_outer_range(so, probe, item, dir))
+			break;
+		if (item >= 0)
+			return item;
+	}
+	bp_scan_release_pos(probe);
+	return -1;
+}
+
+/*
+ * Skip scan: start the primitive scan of the next prefix in the scan
+ * direction, found in the leaf copy held if it starts there, else by
+ * seek_prefix.  False when there is none: the position stays where it is.
+ */
+bool
+bp_skip_next_prefix(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	int			item = pos->valid ? prefix_boundary(so, pos, dir) : -1;
+
+	if (item >= 0)
+	{
+		if (past_outer_range(so, pos, item, dir))
+			return false;
+		if (pos->group_start >= 0 &&
+			abs(item - pos->group_start) < SKIP_SMALL_GROUP)
+			pos->small_groups++;
+		else
+			pos->small_groups = 0;
+	}
+	else
+	{
+		BpScanPos	swap;
+
+		bp_scan_kill_entries(scan);
+		item = seek_prefix(scan, dir);
+		if (item == SEEK_ENTERED)
+			bp_scan_first_leaf(scan, dir, pos->array_elem);
+		if (item == SEEK_ENTERED || item == SEEK_LOADED)
+			return true;
+		if (item < 0)
+			return false;
+		swap = so->pos;
+		so->pos = so->probe;
+		so->probe = swap;
+		bp_scan_release_pos(&so->probe);
+	}
+	start_prefix(scan, item, dir);
+	return true;
+}
+
+/*
+ * Skip scan reading leaves whole: go back to skipping at the leaf just
+ * loaded if a prefix with many entries starts there (none of its entries
+ * lie in the leaves read before, beyond so->bound, the fence left).
+ */
+void
+bp_skip_resume(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	uint16		width = so->desc.width;
+	bool		forward = ScanDirectionIsForward(dir);
+	int			first;
+	int			sample;
+	const char *slot;
+	int			c;
+
+	if (pos->lo == pos->hi)
+		return;
+	first = forward ? pos->lo : pos->hi - 1;
+	sample = forward ? Min(first + SKIP_RESUME_GROUP, pos->hi - 1) :
+		Max(first - SKIP_RESUME_GROUP, pos->lo);
+	slot = pos->items + (Size) first * width;
+	c = bp_compare_slot_prefix(&so->desc, so->keys.nskip, slot, so->bound);
+	if ((forward ? c <= 0 : c >= 0) ||
+		!bp_same_prefix(&so->keys, slot, pos->items + (Size) sample * width))
+		return;
+	start_prefix(scan, first, dir);
+}

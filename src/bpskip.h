@@ -1,0 +1,17 @@
+/*-------------------------------------------------------------------------
+ *
+ * bpskip.h
+ *	  Skip scans: the primitive scans of a prefix's distinct values.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BPSKIP_H
+#define BPSKIP_H
+
+#include "access/genam.h"
+#include "access/sdir.h"
+
+extern bool bp_skip_next_prefix(IndexScanDesc scan, ScanDirection dir);
+extern void bp_skip_resume(IndexScanDesc scan, ScanDirection dir);
+
+#endif							/* BPSKIP_H */
