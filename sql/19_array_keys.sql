@@ -184,6 +184,30 @@ SELECT * FROM bp_queries('array after vacuum', ARRAY[
 ]);
 SELECT bpindex_check('ak_ab', true);
 
+-- smaller integer arguments and arrays on int8 and int4 columns (ASC and
+-- DESC), widened to the column's type and compared inline: values at the
+-- ends of int4 and int2, negative ones, and = ANY in both scan directions
+CREATE TABLE akw (w int8, v int4);
+INSERT INTO akw SELECT (i - 2500) * 1000003::int8, (i - 2500) * 13 FROM generate_series(1, 5000) i;
+INSERT INTO akw VALUES (2147483647, 32767), (-2147483648, -32768), (2147483648, 32768),
+    (-2147483649, -32769), (NULL, NULL);
+CREATE INDEX akw_w ON akw USING bpindex (w);
+CREATE INDEX akw_v ON akw USING bpindex (v DESC);
+VACUUM ANALYZE akw;
+SELECT * FROM bp_queries('array widened', ARRAY[
+    'select w from akw where w = 2147483647::int4',
+    'select w from akw where w >= (-2147483648)::int4 and w < 5000009::int4',
+    'select w from akw where w > 32767::int2 and w <= 2000006',
+    'select w from akw where w in (2147483647, -2147483648, 0, 1000003, -7) order by w',
+    'select w from akw where w = any (''{-1000003, 2000006, 2147483647}''::int4[]) order by w desc',
+    'select w from akw where w = any (''{-32768, 32767, 0}''::int2[])',
+    'select v from akw where v = 32767::int2',
+    'select v from akw where v in (-32768, 13, 26, -13, 32767) order by v desc',
+    'select v from akw where v = any (''{-26, 0, 39}''::int2[]) order by v',
+    'select v from akw where v between (-40)::int2 and 40::int2 order by v desc'
+]);
+DROP TABLE akw;
+
 SELECT * FROM bp_failures('array%');
 DROP TABLE ak, ak_probe, ak_lists;
 DROP FUNCTION ak_in_order(text);

@@ -84,6 +84,8 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	bp_prepare_keys(scan->indexRelation, scan->keyData, scan->numberOfKeys,
 					scan->parallel_scan == NULL, &so->keys);
 	MemoryContextSwitchTo(old);
+	so->guess_leaf = InvalidBlockNumber;
+	so->leaf_guesses = 0;
 	so->point = so->keys.nkeys > 0 && so->keys.keys[0].attno == 0 &&
 		so->keys.nskip == 0 &&
 		(so->keys.keys[0].strategy == BTEqualStrategyNumber ||

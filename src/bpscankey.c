@@ -23,6 +23,7 @@
 #include "postgres.h"
 
 #include "access/nbtree.h"
+#include "catalog/pg_type_d.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -83,6 +84,32 @@ lookup_key_comparison(Relation index, int att, Oid subtype, FmgrInfo *cmp)
 		return;
 	}
 	fmgr_info(comparison_proc(index, att, opcintype, subtype), cmp);
+}
+
+/*
+ * Do arguments of type subtype widen exactly to column att's own integer
+ * type (int2 to int4 or int8, int4 to int8)?  A key with such an argument
+ * (an integer literal against a bigint column) then compares inline, as
+ * one of the column's own type does.
+ */
+static bool
+argument_widens(Relation index, int att, Oid subtype)
+{
+	Oid			opcintype = index->rd_opcintype[att];
+
+	return (opcintype == INT8OID && (subtype == INT4OID || subtype == INT2OID)) ||
+		(opcintype == INT4OID && subtype == INT2OID);
+}
+
+/* An integer argument of type subtype as one of column att's type. */
+static Datum
+widen_argument(Relation index, int att, Oid subtype, Datum argument)
+{
+	int64		value = subtype == INT2OID ? DatumGetInt16(argument) :
+		DatumGetInt32(argument);
+
+	return index->rd_opcintype[att] == INT8OID ? Int64GetDatum(value) :
+		Int32GetDatum((int32) value);
 }
 
 /*
@@ -294,8 +321,14 @@ add_value_key(Relation index, const ScanKey sk, StrategyNumber strategy,
 			  Datum argument, BpScanKeys *out)
 {
 	BpScanKey  *key = &out->keys[out->nkeys];
+	Oid			subtype = sk->sk_subtype;
 
 	key->attno = sk->sk_attno - 1;
+	if (argument_widens(index, key->attno, subtype))
+	{
+		argument = widen_argument(index, key->attno, subtype, argument);
+		subtype = index->rd_opcintype[key->attno];
+	}
 	key->flags = 0;
 	key->strategy = strategy;
 	key->argument = argument;
@@ -303,7 +336,7 @@ add_value_key(Relation index, const ScanKey sk, StrategyNumber strategy,
 	key->drives_array = false;
 	key->skip = false;
 	set_range_limits(key);
-	lookup_key_comparison(index, key->attno, sk->sk_subtype, &key->cmp);
+	lookup_key_comparison(index, key->attno, subtype, &key->cmp);
 	key->kind = BP_CMP_FMGR;
 	key->has_prefix = false;
 	key->order = NULL;
@@ -311,8 +344,7 @@ add_value_key(Relation index, const ScanKey sk, StrategyNumber strategy,
 		key->cmp.fn_oid == out->desc->cmp_proc[key->attno]->fn_oid &&
 		key->collation == out->desc->collation[key->attno])
 		key->order = out->desc->key_order[key->attno];
-	if (!OidIsValid(sk->sk_subtype) ||
-		sk->sk_subtype == index->rd_opcintype[key->attno])
+	if (!OidIsValid(subtype) || subtype == index->rd_opcintype[key->attno])
 	{
 		key->kind = out->desc->cmp_kind[key->attno];
 		key->has_prefix = out->desc->att_len[key->attno] == -1;
@@ -375,6 +407,7 @@ add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
 {
 	Datum	   *elems;
 	int			n = sorted_array_elements(index, sk, &elems);
+	Datum	   *keyed = elems;	/* as the keys compare them */
 	const BpScanKey *first;
 	BpScanFilter *filter;
 
@@ -382,6 +415,13 @@ add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
 	{
 		out->unsatisfiable = true;
 		return;
+	}
+	if (argument_widens(index, sk->sk_attno - 1, sk->sk_subtype))
+	{
+		keyed = palloc(n * sizeof(Datum));
+		for (int i = 0; i < n; i++)
+			keyed[i] = widen_argument(index, sk->sk_attno - 1, sk->sk_subtype,
+									  elems[i]);
 	}
 	switch (sk->sk_strategy)
 	{
@@ -396,17 +436,21 @@ add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
 	}
 	if (drives)
 	{
+		bool		reverse = out->desc->reverse[sk->sk_attno - 1];
+		Datum		first_elem = reverse ? elems[n - 1] : elems[0];
+
 		/* the elements in index order: descending on a DESC column */
-		if (out->desc->reverse[sk->sk_attno - 1])
+		if (reverse)
 			for (int i = 0; i < n / 2; i++)
 			{
-				Datum		swap = elems[i];
+				Datum		swap = keyed[i];
 
-				elems[i] = elems[n - 1 - i];
-				elems[n - 1 - i] = swap;
+				keyed[i] = keyed[n - 1 - i];
+				keyed[n - 1 - i] = swap;
 			}
-		add_value_key(index, sk, BTEqualStrategyNumber, elems[0], out)->drives_array = true;
-		out->drive_elems = elems;
+		add_value_key(index, sk, BTEqualStrategyNumber, first_elem,
+					  out)->drives_array = true;
+		out->drive_elems = keyed;
 		out->drive_nelems = n;
 		return;
 	}
@@ -420,7 +464,7 @@ add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
 	/* elements compare through the function: they have no prefixes */
 	filter->kind = first->kind == BP_CMP_PREFIX ? BP_CMP_FMGR : first->kind;
 	add_value_key(index, sk, BTLessEqualStrategyNumber, elems[n - 1], out);
-	filter->elems = elems;
+	filter->elems = keyed;
 	filter->nelems = n;
 }
 

@@ -79,6 +79,8 @@ typedef struct BpScanOpaqueData
 	BpLeafWork	work;
 	char	   *bound;			/* one slot: a leaf's fence while stepping */
 	char	   *bound_keys;		/* its keys, BP_KEYS_BUFSIZE bytes */
+	BlockNumber guess_leaf;		/* the leaf a skip scan's last guess reached */
+	int			leaf_guesses;	/* guesses in a row that reached it */
 	bool		point;			/* equality on the first column: copy only
 								 * the range of each leaf, then sort it */
 	IndexTuple	itup;			/* itup_size bytes, or BLCKSZ with keys, for

@@ -46,6 +46,8 @@
 #define SKIP_SMALL_GROUPS		4
 /* A leaf read whole is left for skipping when its first prefix has more. */
 #define SKIP_RESUME_GROUP		64
+/* After this many guesses reach one leaf, the next one copies it whole. */
+#define SKIP_GUESSES_PER_LEAF	16
 
 /*
  * Skip scan: the first item of pos (within [floor, ceil)) in the scan
@@ -360,10 +362,22 @@ guess_next_prefix(IndexScanDesc scan, ScanDirection dir)
 		if (enter_if_range_elsewhere(scan, buf, dir))
 			return SEEK_ENTERED;
 	}
+	/*
+	 * When the entry nearest the range's start lies past it, the range is
+	 * empty: no need to copy the leaf, unless guesses keep reaching it.
+	 * Then values are dense there, and a copy of the leaf's whole part of
+	 * the outer range finds the next ones without descents (and reads the
+	 * leaf whole after a few small ones).
+	 */
+	if (BufferGetBlockNumber(buf) == so->guess_leaf)
+		so->leaf_guesses++;
+	else
+		so->leaf_guesses = 1;
+	so->guess_leaf = BufferGetBlockNumber(buf);
 	enter_prefix(so, &so->pos, so->bound, dir);
-	if (forward ? bp_above_range(found, &so->keys) :
-		bp_below_range(found, &so->keys))
-		/* the entry nearest the range's start lies past it: none in it */
+	if (so->leaf_guesses <= SKIP_GUESSES_PER_LEAF &&
+		(forward ? bp_above_range(found, &so->keys) :
+		 bp_below_range(found, &so->keys)))
 		bp_scan_load_leaf_empty(scan, &so->pos, buf, dir);
 	else
 		bp_scan_load_leaf(scan, &so->pos, buf, dir, NULL, NULL);
