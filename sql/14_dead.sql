@@ -213,3 +213,53 @@ FETCH 2 FROM c;
 FETCH BACKWARD 2 FROM c;
 COMMIT;
 DROP TABLE t_dead_inval;
+
+--
+-- A queue's head or a retention table's oldest rows: whole leaves of
+-- entries marked dead, which scans step over without copying them.  The
+-- leaves must really be all dead for this to test that; every scan shape
+-- still answers what a sequential scan answers, and so do cursors that
+-- cross those leaves both ways.
+--
+CREATE TABLE t_head (k int8, v int4) WITH (autovacuum_enabled = off);
+INSERT INTO t_head SELECT i, i FROM generate_series(1, 30000) i;
+CREATE INDEX t_head_bp ON t_head USING bpindex (k);
+VACUUM ANALYZE t_head;
+DELETE FROM t_head WHERE k <= 12000 OR k % 1000 = 0;
+SELECT bp_wait_for_horizon() AS horizon_reached;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SET enable_indexonlyscan = off;
+SELECT count(v) FROM t_head WHERE k > 0;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+RESET enable_indexonlyscan;
+-- leaves whose entries are all marked dead, and leaves with some live
+SELECT count(*) FILTER (WHERE live = 0) >= 5 AS all_dead_leaves,
+       count(*) FILTER (WHERE live > 0) >= 5 AS leaves_with_live_entries
+FROM (SELECT b, count(*) FILTER (WHERE NOT p.dead) AS live
+      FROM generate_series(1, pg_relation_size('t_head_bp') / 8192 - 1) b,
+           LATERAL bpindex_page_items('t_head_bp', b) p
+      WHERE p.region IN ('log', 'block')
+      GROUP BY b) leaves;
+SELECT * FROM bp_queries('dead head min', ARRAY['select min(k) from t_head'],
+    ARRAY['index', 'indexonly']);
+SELECT * FROM bp_queries('dead head', ARRAY[
+    'select k from t_head order by k limit 3',
+    'select k from t_head where k < 12500 order by k desc',
+    'select k from t_head where k between 5000 and 12003',
+    'select count(*) from t_head where k < 20000',
+    'select k from t_head where k in (1, 11999, 12001, 13000, 13001)'
+]);
+SELECT * FROM bp_cursor('select k from t_head where k < 14000 order by k',
+    ARRAY['next', 'prior', 'next', 'forward 5', 'backward 3', 'first', 'prior', 'next',
+          'last', 'backward 1995', 'prior', 'next'], 'index');
+SELECT * FROM bp_cursor('select k from t_head where k < 14000 order by k desc',
+    ARRAY['last', 'prior', 'next', 'first', 'forward 1990', 'next', 'prior'], 'indexonly');
+VACUUM t_head;
+SELECT bpindex_check('t_head_bp', true);
+SELECT * FROM bp_queries('dead head after vacuum', ARRAY[
+    'select min(k) from t_head',
+    'select k from t_head where k < 12500 order by k desc'
+], ARRAY['index', 'indexonly']);
+DROP TABLE t_head;

@@ -1208,6 +1208,40 @@ bpa_block_entry(const char *region, int b, int j)
 	return block_slot(region, b, j);
 }
 
+/* Set bits of bits[] in [from, from + n): bytes at a time inside. */
+static int
+count_bits(const uint8_t *bits, size_t from, size_t n)
+{
+	int			count = 0;
+
+	for (; n > 0 && from % 8 != 0; from++, n--)
+		count += (bits[from / 8] >> (from % 8)) & 1;
+	for (; n >= 8; from += 8, n -= 8)
+		for (uint8_t byte = bits[from / 8]; byte != 0; byte &= byte - 1)
+			count++;
+	for (; n > 0; from++, n--)
+		count += (bits[from / 8] >> (from % 8)) & 1;
+	return count;
+}
+
+/*
+ * Of the positions that hold entries, how many have their bit set in
+ * marks (one bit per position, as bpa_position_holds_entry counts them)?
+ */
+int
+bpa_count_marked(const char *region, const uint8_t *marks)
+{
+	const BpaHeader *h = region_header(region);
+	const BpaLayout *l = &h->layout;
+	size_t		first_block_slot = (size_t) l->log_size + l->num_blocks;
+	int			count = count_bits(marks, 0, h->log_count);
+
+	for (int b = 0; b < h->used_blocks; b++)
+		count += count_bits(marks, first_block_slot + (size_t) b * l->block_size,
+							block_counts(region)[b]);
+	return count;
+}
+
 /*
  * Does the slot at position pos hold an entry?  Positions count the log,
  * the header and the blocks as one array of slots from the first log slot.

@@ -156,6 +156,7 @@ extern const char *bpa_log_entry(const char *region, int i);
 extern const char *bpa_header_entry(const char *region, int b);
 extern const char *bpa_block_entry(const char *region, int b, int j);
 extern bool bpa_position_holds_entry(const char *region, size_t pos);
+extern int	bpa_count_marked(const char *region, const uint8_t *marks);
 
 /* Verification (bpacheck.c) */
 extern const char *bpa_check(const char *region, size_t region_size,

@@ -70,9 +70,10 @@ leaf_inside_range(Page page, const BpScanKeys *keys)
 }
 
 /*
- * Collect the TIDs of the entries in the range of a leaf: every entry for
- * a leaf inside the range, else those of the range (inline keys) or those
- * bp_leaf_map selects that match every key.
+ * Collect the TIDs of the entries in the range of a leaf: none when all
+ * are marked dead and the scan skips those, every entry for a leaf inside
+ * the range, else those of the range (inline keys) or those bp_leaf_map
+ * selects that match every key.
  */
 static void
 collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
@@ -91,7 +92,9 @@ collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
 		pfree(visit->tids);
 		visit->tids = palloc(sizeof(ItemPointerData) * visit->capacity);
 	}
-	if (leaf_inside_range(page, &so->keys))
+	if (visit->skip_dead && bp_leaf_all_dead(&leaf))
+		visit->ntids = 0;
+	else if (leaf_inside_range(page, &so->keys))
 		visit->ntids = bp_leaf_tids(&leaf, visit->skip_dead, visit->tids);
 	else if (so->keys.first_column_inline && so->keys.exact)
 		visit->ntids = bp_leaf_range_tids(&leaf, &so->keys, visit->skip_dead,

@@ -434,6 +434,19 @@ bp_leaf_has_dead_marks(Page page)
 	return false;
 }
 
+/*
+ * Does every entry of the leaf carry a dead mark (and it has some)?  Only
+ * the marks at positions that hold entries count.
+ */
+bool
+bp_leaf_all_dead(const BpLeaf *leaf)
+{
+	int			count = bp_leaf_count(leaf);
+
+	return count > 0 && bp_leaf_has_dead_marks(leaf->page) &&
+		bpa_count_marked(leaf->region, bp_leaf_dead_marks(leaf->page)) == count;
+}
+
 /* Mark the entry stored at stored dead (a hint). */
 void
 bp_leaf_set_dead_mark(BpLeaf *leaf, const char *stored)

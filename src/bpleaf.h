@@ -77,6 +77,7 @@ extern Size bp_leaf_key_floor(Page page, const BpSlotDesc *desc);
 extern int	bp_leaf_count(const BpLeaf *leaf);
 extern const char *bp_leaf_encode(BpLeaf *leaf, const char *slot, char *out);
 extern bool bp_leaf_has_dead_marks(Page page);
+extern bool bp_leaf_all_dead(const BpLeaf *leaf);
 extern void bp_leaf_set_dead_mark(BpLeaf *leaf, const char *stored);
 extern void bp_leaf_work_init(BpLeafWork *work, const BpSlotDesc *desc);
 extern void bp_leaf_work_free(BpLeafWork *work);

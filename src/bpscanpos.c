@@ -408,8 +408,15 @@ bp_scan_load_leaf(IndexScanDesc scan, BpScanPos *pos, Buffer buf, ScanDirection 
 	BpLeaf		leaf;
 
 	begin_load(scan, pos, buf, &leaf);
-	pos->nitems = copy_leaf_sorted(so, pos, &leaf, scan->ignore_killed_tuples,
-								   dir);
+	if (scan->ignore_killed_tuples && bp_leaf_all_dead(&leaf))
+	{
+		/* a leaf of dead entries only (a queue's head): nothing to copy */
+		pos->nitems = 0;
+		pos->whole = false;
+	}
+	else
+		pos->nitems = copy_leaf_sorted(so, pos, &leaf,
+									   scan->ignore_killed_tuples, dir);
 	end_load(scan, pos, buf, dir, from, to);
 }
 

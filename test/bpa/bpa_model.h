@@ -699,6 +699,38 @@ bm_check_hdr(BmEngine *e, BmInst *in)
 }
 
 /*
+ * bpa_count_marked over a pseudo-random bitmap of the region's positions:
+ * the set bits at positions that hold entries, counted one by one.
+ */
+static inline bool
+bm_check_count_marked(BmEngine *e, BmInst *in, size_t nslots)
+{
+	uint8_t    *marks = calloc(nslots / 8 + 1, 1);
+	uint32_t	seed = (uint32_t) in->model.n * 2654435761u + 12345u;
+	int			expected = 0;
+	int			got;
+
+	(void) e;
+	if (marks == NULL)
+		abort();
+	for (size_t pos = 0; pos < nslots; pos++)
+	{
+		seed = seed * 1103515245u + 12345u;
+		if ((seed >> 16) % 3 == 0)
+			continue;
+		marks[pos / 8] |= (uint8_t) (1 << (pos % 8));
+		if (bpa_position_holds_entry(in->region, pos))
+			expected++;
+	}
+	got = bpa_count_marked(in->region, marks);
+	free(marks);
+	if (got != expected)
+		return bm_fail("bpa_count_marked counted %d marked entries, expected %d",
+					   got, expected);
+	return true;
+}
+
+/*
  * bpa_position_holds_entry: true at exactly the model's entries, each
  * position holding the entry bpa_find finds there, false past the blocks.
  */
@@ -728,7 +760,7 @@ bm_check_positions(BmEngine *e, BmInst *in)
 	if (held != in->model.n)
 		return bm_fail("bpa_position_holds_entry true at %d positions, model has %d entries",
 					   held, in->model.n);
-	return true;
+	return bm_check_count_marked(e, in, nslots);
 }
 
 /*
