@@ -74,13 +74,16 @@ typedef struct HypoIndex
 	Oid			oid;			/* a fresh OID, never on disk */
 	Oid			relid;			/* its table */
 	char	   *name;
-	int			natts;
+	int			natts;			/* key and INCLUDE columns */
+	int			nkeyatts;		/* key columns, the first ones */
 	AttrNumber	attnums[INDEX_MAX_KEYS];
 	Oid			atttypes[INDEX_MAX_KEYS];	/* to notice a column's change */
 	Oid			opfamily[INDEX_MAX_KEYS];
 	Oid			opcintype[INDEX_MAX_KEYS];
 	Oid			collation[INDEX_MAX_KEYS];
 	Oid			sortopfamily[INDEX_MAX_KEYS];
+	bool		reverse[INDEX_MAX_KEYS];	/* DESC */
+	bool		nulls_first[INDEX_MAX_KEYS];
 	List	   *predicate;		/* implicit-AND, Vars of varno 1 */
 	int16		attlen[INDEX_MAX_KEYS];
 	bool		keyed;			/* has a variable-length key column */
@@ -217,11 +220,8 @@ check_index_stmt(IndexStmt *stmt, Relation heap)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("access method \"bpindex\" does not support unique indexes")));
-	if (stmt->indexIncludingParams != NIL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("access method \"bpindex\" does not support included columns")));
-	if (list_length(stmt->indexParams) > INDEX_MAX_KEYS)
+	if (list_length(stmt->indexParams) +
+		list_length(stmt->indexIncludingParams) > INDEX_MAX_KEYS)
 		ereport(ERROR,
 				(errcode(ERRCODE_TOO_MANY_COLUMNS),
 				 errmsg("cannot use more than %d columns in an index", INDEX_MAX_KEYS)));
@@ -257,27 +257,20 @@ add_key_column(HypoIndex *hypo, int i, const char *name, int16 *length,
 	*align = TYPALIGN_CHAR;
 }
 
-/* Fill one column of a hypothetical index from its IndexElem. */
-static void
-add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
-		   Oid amoid, int16 *lengths, bool *byvals, char *aligns)
+/*
+ * The table column an IndexElem names, as column i of a hypothetical index
+ * (attnum and type); the caller releases the syscache tuple.
+ */
+static HeapTuple
+lookup_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap)
 {
 	HeapTuple	atttup;
 	Form_pg_attribute att;
-	Oid			opclass;
-	Oid			ltopr;
-	Oid			btopcintype;
-	BpOrderingKind btstrategy;
 
 	if (elem->name == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("hypothetical bpindex indexes support plain columns only")));
-	if (elem->ordering == SORTBY_DESC || elem->nulls_ordering == SORTBY_NULLS_FIRST)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("bpindex does not support DESC or NULLS FIRST on column \"%s\"",
-						elem->name)));
 	atttup = SearchSysCacheAttName(RelationGetRelid(heap), elem->name);
 	if (!HeapTupleIsValid(atttup))
 		ereport(ERROR,
@@ -290,6 +283,48 @@ add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
 				 errmsg("index creation on system columns is not supported")));
 	hypo->attnums[i] = att->attnum;
 	hypo->atttypes[i] = att->atttypid;
+	return atttup;
+}
+
+/*
+ * Fill INCLUDE column i of a hypothetical index from its IndexElem: a
+ * fixed-length type, as a real index requires (bp_check_columns).
+ */
+static void
+add_include_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
+				   int16 *lengths, bool *byvals, char *aligns)
+{
+	HeapTuple	atttup = lookup_column(hypo, i, elem, heap);
+	Form_pg_attribute att = (Form_pg_attribute) GETSTRUCT(atttup);
+
+	if (att->attlen <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bpindex cannot include column \"%s\": type %s is variable-length",
+						elem->name, format_type_be(att->atttypid)),
+				 errdetail("bpindex stores every entry in a fixed-width slot, so INCLUDE columns must have a fixed-length type.")));
+	get_typlenbyvalalign(att->atttypid, &lengths[i], &byvals[i], &aligns[i]);
+	hypo->attlen[i] = lengths[i];
+	hypo->collation[i] = att->attcollation;
+	ReleaseSysCache(atttup);
+}
+
+/* Fill key column i of a hypothetical index from its IndexElem. */
+static void
+add_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
+		   Oid amoid, int16 *lengths, bool *byvals, char *aligns)
+{
+	HeapTuple	atttup = lookup_column(hypo, i, elem, heap);
+	Form_pg_attribute att = (Form_pg_attribute) GETSTRUCT(atttup);
+	Oid			opclass;
+	Oid			ltopr;
+	Oid			btopcintype;
+	BpOrderingKind btstrategy;
+
+	/* as CREATE INDEX: DESC puts NULLs first unless NULLS LAST says not */
+	hypo->reverse[i] = elem->ordering == SORTBY_DESC;
+	hypo->nulls_first[i] = elem->nulls_ordering == SORTBY_NULLS_FIRST ||
+		(hypo->reverse[i] && elem->nulls_ordering == SORTBY_NULLS_DEFAULT);
 	if (att->attlen < -1)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -372,6 +407,13 @@ make_hypo(IndexStmt *stmt, const char *sql)
 	{
 		add_column(hypo, hypo->natts, lfirst_node(IndexElem, lc), heap, amoid,
 				   lengths, byvals, aligns);
+		hypo->natts++;
+	}
+	hypo->nkeyatts = hypo->natts;
+	foreach(lc, stmt->indexIncludingParams)
+	{
+		add_include_column(hypo, hypo->natts, lfirst_node(IndexElem, lc), heap,
+						   lengths, byvals, aligns);
 		hypo->natts++;
 	}
 	opts = (BpOptions *) bp_options(transformRelOptions((Datum) 0, stmt->options,
@@ -551,12 +593,20 @@ estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 
 	for (int i = 0; i < hypo->natts; i++)
 	{
-		Oid			proc = get_opfamily_proc(hypo->opfamily[i], hypo->opcintype[i],
-											 hypo->opcintype[i], BTORDER_PROC);
-		BpCompareKind kind = bp_compare_kind(proc);
+		Oid			proc;
+		BpCompareKind kind;
 		ColumnStats stats;
 		double		group_rows;
 
+		/* an INCLUDE column: at most its own bytes */
+		if (i >= hypo->nkeyatts)
+		{
+			width += hypo->attlen[i];
+			continue;
+		}
+		proc = get_opfamily_proc(hypo->opfamily[i], hypo->opcintype[i],
+								 hypo->opcintype[i], BTORDER_PROC);
+		kind = bp_compare_kind(proc);
 		if (hypo->attlen[i] != -1 && !bp_column_packable(kind, hypo->attlen[i]))
 			return 0;
 		column_stats(hypo, i, kind, tuples, &stats);
@@ -603,7 +653,7 @@ estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 static bool
 hypo_strips_keys(HypoIndex *hypo)
 {
-	return hypo->natts == 1 && hypo->attlen[0] == -1 &&
+	return hypo->nkeyatts == 1 && hypo->attlen[0] == -1 &&
 		hypo->options.packed_leaves &&
 		bp_key_order_bytewise(get_opfamily_proc(hypo->opfamily[0], hypo->opcintype[0],
 												hypo->opcintype[0], BTORDER_PROC),
@@ -627,7 +677,7 @@ estimate_key_bytes(HypoIndex *hypo, double tuples, bool stripped,
 	double		bytes = 0;
 
 	*fresh = 0;
-	for (int i = 0; i < hypo->natts; i++)
+	for (int i = 0; i < hypo->nkeyatts; i++)
 	{
 		ColumnStats stats;
 		double		width;
@@ -833,29 +883,37 @@ index_opt_info(PlannerInfo *root, RelOptInfo *rel, HypoIndex *hypo, Oid amoid)
 	IndexOptInfo *info = makeNode(IndexOptInfo);
 	IndexAmRoutine *routine = GetIndexAmRoutineByAmId(amoid, false);
 	int			n = hypo->natts;
+	int			nkeys = hypo->nkeyatts;
 	int			levels;
 
 	info->indexoid = hypo->oid;
 	info->reltablespace = rel->reltablespace;
 	info->rel = rel;
-	info->ncolumns = info->nkeycolumns = n;
+	info->ncolumns = n;
+	info->nkeycolumns = nkeys;
 	info->indexkeys = palloc(sizeof(int) * n);
-	info->indexcollations = palloc(sizeof(Oid) * n);
-	info->opfamily = palloc(sizeof(Oid) * n);
-	info->opcintype = palloc(sizeof(Oid) * n);
-	info->sortopfamily = palloc(sizeof(Oid) * n);
-	info->reverse_sort = palloc0(sizeof(bool) * n);
-	info->nulls_first = palloc0(sizeof(bool) * n);
-	info->opclassoptions = palloc0(sizeof(bytea *) * n);
 	info->canreturn = palloc(sizeof(bool) * n);
 	for (int i = 0; i < n; i++)
 	{
 		info->indexkeys[i] = hypo->attnums[i];
+		info->canreturn[i] = true;
+	}
+	/* the ordering of the key columns, as plancat.c fills it in */
+	info->indexcollations = palloc(sizeof(Oid) * nkeys);
+	info->opfamily = palloc(sizeof(Oid) * nkeys);
+	info->opcintype = palloc(sizeof(Oid) * nkeys);
+	info->sortopfamily = palloc(sizeof(Oid) * nkeys);
+	info->reverse_sort = palloc(sizeof(bool) * nkeys);
+	info->nulls_first = palloc(sizeof(bool) * nkeys);
+	info->opclassoptions = palloc0(sizeof(bytea *) * n);
+	for (int i = 0; i < nkeys; i++)
+	{
 		info->indexcollations[i] = hypo->collation[i];
 		info->opfamily[i] = hypo->opfamily[i];
 		info->opcintype[i] = hypo->opcintype[i];
 		info->sortopfamily[i] = hypo->sortopfamily[i];
-		info->canreturn[i] = true;
+		info->reverse_sort[i] = hypo->reverse[i];
+		info->nulls_first[i] = hypo->nulls_first[i];
 	}
 	if (!OidIsValid(hypo->sortopfamily[0]))
 		info->sortopfamily = NULL;	/* not orderable */
