@@ -46,9 +46,9 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	/* each key may become two, and a skip scan adds one per column */
 	so->keys.keys = palloc(sizeof(BpScanKey) * (2 * nkeys + INDEX_MAX_KEYS));
 	so->keys.filters = palloc(sizeof(BpScanFilter) * Max(nkeys, 1));
+	/* the mark and the probe are allocated when a merge or skip needs them */
+	so->scan_cxt = CurrentMemoryContext;
 	bp_pos_alloc(&so->pos, &so->desc);
-	bp_pos_alloc(&so->mark, &so->desc);
-	bp_pos_alloc(&so->probe, &so->desc);
 	bp_leaf_work_init(&so->work, &so->desc);
 	so->bound = palloc(so->desc.width);
 	so->bound_keys = palloc(BP_KEYS_BUFSIZE);
@@ -93,6 +93,8 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	bp_scan_release_pos(&so->pos);
 	bp_scan_release_pos(&so->mark);
 	bp_scan_release_pos(&so->probe);
+	if (so->keys.nskip > 0 && !bp_pos_allocated(&so->probe))
+		bp_pos_alloc_in(&so->probe, &so->desc, so->scan_cxt);
 }
 
 /* End a scan. */
@@ -108,8 +110,10 @@ bp_endscan(IndexScanDesc scan)
 	MemoryContextDelete(so->tuple_cxt);
 	MemoryContextDelete(so->keys_cxt);
 	bp_pos_free(&so->pos);
-	bp_pos_free(&so->mark);
-	bp_pos_free(&so->probe);
+	if (bp_pos_allocated(&so->mark))
+		bp_pos_free(&so->mark);
+	if (bp_pos_allocated(&so->probe))
+		bp_pos_free(&so->probe);
 	pfree(so->bound_keys);
 	bp_leaf_work_free(&so->work);
 	pfree(so->bound);
@@ -418,6 +422,8 @@ bp_markpos(IndexScanDesc scan)
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 
 	bp_scan_kill_entries(scan);
+	if (!bp_pos_allocated(&so->mark))
+		bp_pos_alloc_in(&so->mark, &so->desc, so->scan_cxt);
 	bp_pos_copy(&so->mark, &so->pos, &so->desc);
 }
 

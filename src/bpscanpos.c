@@ -75,6 +75,23 @@ bp_pos_alloc(BpScanPos *pos, const BpSlotDesc *desc)
 	pos->valid = false;
 }
 
+/* Allocate the buffers of a scan position in cxt. */
+void
+bp_pos_alloc_in(BpScanPos *pos, const BpSlotDesc *desc, MemoryContext cxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+
+	bp_pos_alloc(pos, desc);
+	MemoryContextSwitchTo(old);
+}
+
+/* Have the buffers of a scan position been allocated? */
+bool
+bp_pos_allocated(const BpScanPos *pos)
+{
+	return pos->lowkey != NULL;
+}
+
 /* Free the buffers of a scan position (released). */
 void
 bp_pos_free(BpScanPos *pos)

@@ -88,6 +88,7 @@ typedef struct BpScanOpaqueData
 	int		   *killed;			/* items of pos whose heap tuples are dead */
 	int			nkilled;
 	int			killed_capacity;
+	MemoryContext scan_cxt;		/* where the scan's state lives */
 	MemoryContext tuple_cxt;	/* index tuples with NULLs */
 	MemoryContext keys_cxt;		/* array elements, reset by each rescan */
 } BpScanOpaqueData;
@@ -95,6 +96,9 @@ typedef struct BpScanOpaqueData
 typedef BpScanOpaqueData *BpScanOpaque;
 
 extern void bp_pos_alloc(BpScanPos *pos, const BpSlotDesc *desc);
+extern void bp_pos_alloc_in(BpScanPos *pos, const BpSlotDesc *desc,
+							MemoryContext cxt);
+extern bool bp_pos_allocated(const BpScanPos *pos);
 extern void bp_pos_free(BpScanPos *pos);
 extern void bp_pos_copy(BpScanPos *dst, const BpScanPos *src,
 						const BpSlotDesc *desc);
