@@ -246,6 +246,19 @@ SELECT * FROM bp_cursor('select a, c from skg where c between -8 and 8 order by 
     ARRAY['forward 5', 'prior', 'forward 20', 'next', 'backward 7', 'last', 'prior',
           'first', 'next'], 'indexonly');
 DROP TABLE skg;
+-- a cursor that reaches the end after a last guess (past the greatest
+-- value: nothing there) and turns back, with a key the copy must test
+CREATE TABLE skz (a int4, b int4, c int4);
+INSERT INTO skz SELECT g % 5, g % 4000, g FROM generate_series(1, 20000) g;
+CREATE INDEX skz_abc ON skz USING bpindex (a, b, c) WITH (fillfactor = 10, packed_leaves = off);
+VACUUM ANALYZE skz;
+SELECT * FROM bp_cursor('select a, b, c from skz where b in (7, 12, 3998, 3999) and c > 100 order by a, b, c',
+    ARRAY['last', 'prior', 'prior', 'next', 'next', 'next', 'backward 4', 'first', 'prior', 'next'],
+    'index');
+SELECT * FROM bp_cursor('select a, b, c from skz where b in (7, 12, 3998, 3999) and c > 100 order by a desc, b desc, c desc',
+    ARRAY['last', 'prior', 'prior', 'next', 'next', 'next', 'backward 4', 'first', 'prior', 'next'],
+    'indexonly');
+DROP TABLE skz;
 
 -- packed leaves of the default size, the common case
 CREATE INDEX sk_ab ON sk USING bpindex (a, b);

@@ -108,6 +108,21 @@ enter_prefix(BpScanOpaque so, BpScanPos *pos, const char *slot,
 }
 
 /*
+ * Skip scan: point the scan keys back at the position's prefix and
+ * driving array element, after a look ahead that moved them.
+ */
+static void
+restore_position_keys(BpScanOpaque so)
+{
+	if (so->pos.has_prefix)
+		bp_set_prefix(&so->keys, so->pos.prefix);
+	else
+		bp_clear_prefix(&so->keys);
+	if (so->keys.drive_key >= 0)
+		bp_set_array_element(&so->keys, so->pos.array_elem);
+}
+
+/*
  * Skip scan: make so->bound, an entry of the locked leaf in buf, the scan
  * keys' prefix, from the driving array's first element in the scan
  * direction; if the prefix's range starts past the leaf's fence, enter it
@@ -204,10 +219,7 @@ peek_next_prefix(IndexScanDesc scan, Buffer *bufp, ScanDirection dir)
 	if (enter_if_range_elsewhere(scan, buf, dir))
 		return PEEK_ELSEWHERE;
 	/* the range starts here: copy the leaf, seeking from the old prefix */
-	if (so->pos.has_prefix)
-		bp_set_prefix(&so->keys, so->pos.prefix);
-	else
-		bp_clear_prefix(&so->keys);
+	restore_position_keys(so);
 	return PEEK_COPY;
 }
 
@@ -352,7 +364,7 @@ guess_next_prefix(IndexScanDesc scan, ScanDirection dir)
 		int			result = any || last ? -1 : SEEK_UNKNOWN;
 
 		UnlockReleaseBuffer(buf);
-		bp_set_prefix(&so->keys, so->pos.prefix);
+		restore_position_keys(so);
 		return result;
 	}
 	if (!bp_same_prefix(&so->keys, found, so->keys.prefix))
