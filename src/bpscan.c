@@ -67,6 +67,31 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	return scan;
 }
 
+/*
+ * Does every key column of keys have an = key (one value: a driving
+ * array's current element counts) or an IS NULL key?
+ */
+static bool
+every_column_pinned(const BpScanKeys *keys)
+{
+	for (int att = 0; att < keys->desc->natts; att++)
+	{
+		bool		pinned = false;
+
+		for (int i = 0; i < keys->nkeys && !pinned; i++)
+		{
+			const BpScanKey *key = &keys->keys[i];
+
+			pinned = key->attno == att &&
+				((key->flags == 0 && key->strategy == BTEqualStrategyNumber) ||
+				 (key->flags & SK_SEARCHNULL));
+		}
+		if (!pinned)
+			return false;
+	}
+	return true;
+}
+
 /* (Re)start a scan with new keys. */
 void
 bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
@@ -90,6 +115,7 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 		so->keys.nskip == 0 &&
 		(so->keys.keys[0].strategy == BTEqualStrategyNumber ||
 		 (so->keys.keys[0].flags & SK_SEARCHNULL));
+	so->point_equal = so->point && every_column_pinned(&so->keys);
 	bp_scan_release_pos(&so->pos);
 	bp_scan_release_pos(&so->mark);
 	bp_scan_release_pos(&so->probe);

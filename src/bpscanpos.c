@@ -297,7 +297,10 @@ copy_leaf_sorted(BpScanOpaque so, BpScanPos *pos, BpLeaf *leaf,
 		return bp_leaf_sorted(leaf, bp_below_range, bp_above_range,
 							  &so->keys, dead_marks, pos->items, &so->work);
 	n = bp_leaf_copy_range(leaf, &so->keys, dead_marks, pos->items, &so->work);
-	bp_sort_slots(so->keys.desc, pos->items, n);
+	if (so->point_equal)
+		bp_sort_slots_by_tid(so->keys.desc, pos->items, n);
+	else
+		bp_sort_slots(so->keys.desc, pos->items, n);
 	return n;
 }
 

@@ -83,6 +83,8 @@ typedef struct BpScanOpaqueData
 	int			leaf_guesses;	/* guesses in a row that reached it */
 	bool		point;			/* equality on the first column: copy only
 								 * the range of each leaf, then sort it */
+	bool		point_equal;	/* = or IS NULL on every key column: the
+								 * range's entries differ in their TIDs only */
 	IndexTuple	itup;			/* itup_size bytes, or BLCKSZ with keys, for
 								 * index-only scans */
 	int		   *killed;			/* items of pos whose heap tuples are dead */

@@ -993,6 +993,23 @@ bp_sort_slots(const BpSlotDesc *desc, char *slots, int n)
 	bpa_sort_slots(slots, n, desc->width, bp_compare_slots, (void *) desc);
 }
 
+/* qsort_arg comparator of slots by heap TID alone. */
+static int
+compare_slot_tids(const void *a, const void *b, void *arg)
+{
+	return compare_tids((const char *) a, (const char *) b);
+}
+
+/*
+ * Sort n logical slots whose keys are all equal into the index order:
+ * by heap TID, without comparing keys.
+ */
+void
+bp_sort_slots_by_tid(const BpSlotDesc *desc, char *slots, int n)
+{
+	bpa_sort_slots(slots, n, desc->width, compare_slot_tids, NULL);
+}
+
 /* The order-preserving image of a float's bits (sign flipped). */
 static uint64
 float_image(uint64 bits, uint64 sign)

@@ -394,6 +394,7 @@ extern void bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values,
 extern void bp_slot_deform(const BpSlotDesc *desc, const char *slot,
 						   Datum *values, bool *isnull);
 extern void bp_sort_slots(const BpSlotDesc *desc, char *slots, int n);
+extern void bp_sort_slots_by_tid(const BpSlotDesc *desc, char *slots, int n);
 extern uint16 bp_slot_layout(int natts, const int16 *lengths,
 							 const bool *byvals, const char *aligns,
 							 uint16 *offsets);
