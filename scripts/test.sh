@@ -32,6 +32,7 @@ passed=0
 failed=0
 failures=()
 timings=()
+failed_dirs=()
 scratch=()
 cleanup() { for d in ${scratch[@]+"${scratch[@]}"}; do rm -rf "$d"; done; }
 trap cleanup EXIT
@@ -73,11 +74,14 @@ show_failures() {
 	for diffs in "$dir/regression.diffs" "$dir/output_iso/regression.diffs"; do
 		[ -s "$diffs" ] && { echo "---- $diffs"; cat "$diffs"; }
 	done
-	if grep -q "^not ok" "$dir/tap.log" 2>/dev/null; then
-		for log in "$dir"/tmp_check/log/regress_log_*; do
-			[ -f "$log" ] && { echo "---- $log"; tail -60 "$log"; }
-		done
-	fi
+	[ -f "$dir/tap.log" ] || return 0
+	# the scripts with a failed test, and those that died before their plan ended
+	for script in $(grep -E "^t/[0-9a-z_]+\.pl .*(Wstat|Failed)" "$dir/tap.log" | sed 's/ .*//' | sort -u); do
+		echo "---- $script:"
+		grep -E "^(not ok|# +Failed test|# +(at|got|expected|Looks like))|Dubious|Wstat|Bad plan|died|aborted" "$dir/tap.log" | head -40
+		log="$dir/tmp_check/log/regress_log_$(basename "$script" .pl)"
+		[ -f "$log" ] && { echo "---- $log (last 80 lines)"; tail -80 "$log"; }
+	done
 }
 
 # The sources of the last 1.4 library, which t/007_upgrade_1_4.pl builds to
@@ -147,11 +151,17 @@ for version in $VERSIONS; do
 	if [ ${#failures[@]} -gt 0 ] && [[ " ${failures[*]} " == *"PostgreSQL $version)"* ]]; then
 		echo "== failures on PostgreSQL $version"
 		show_failures "$dirs_of_version"
+		failed_dirs+=("$version:$dirs_of_version")
 	fi
 	timings+=("PostgreSQL $version: $(( $(date +%s) - started )) s")
 done
 
 [ ${#timings[@]} -eq 0 ] || echo "== time taken (build, install and suites): ${timings[*]}"
+# the failures once more at the end, where a truncated log still shows them
+for entry in ${failed_dirs[@]+"${failed_dirs[@]}"}; do
+	echo "== failures on PostgreSQL ${entry%%:*} (again)"
+	show_failures "${entry#*:}" | tail -150
+done
 [ ${#failures[@]} -eq 0 ] || echo "== failures in: ${failures[*]}"
 echo "bpindex: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
