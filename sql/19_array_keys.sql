@@ -208,6 +208,41 @@ SELECT * FROM bp_queries('array widened', ARRAY[
 ]);
 DROP TABLE akw;
 
+-- an element whose range starts in the leaf the scan is on reads that
+-- leaf again instead of descending from the root: 100 elements over the
+-- few leaves of ak_a (or ak_ab, which the planner may take) take about a
+-- search per leaf (pg_stat_user_indexes counts the descents), in ordered
+-- scans both ways and in bitmap scans;
+-- their results are compared with a sequential scan under 'array first
+-- column' above
+CREATE TEMP TABLE ak_stat (n int, idx_scan bigint);
+SELECT leaf_pages BETWEEN 2 AND 12 AS few_leaves FROM bpindex_stats('ak_a');
+SELECT leaf_pages BETWEEN 2 AND 16 AS few_leaves FROM bpindex_stats('ak_ab');
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT pg_stat_force_next_flush();
+INSERT INTO ak_stat SELECT 1, sum(idx_scan) FROM pg_stat_user_indexes WHERE indexrelname IN ('ak_a', 'ak_ab');
+SELECT count(*) FROM (SELECT a FROM ak WHERE a = ANY (array(SELECT g FROM generate_series(0, 198, 2) g)) ORDER BY a) s;
+SELECT pg_stat_force_next_flush();
+INSERT INTO ak_stat SELECT 2, sum(idx_scan) FROM pg_stat_user_indexes WHERE indexrelname IN ('ak_a', 'ak_ab');
+SELECT count(*) FROM (SELECT a FROM ak WHERE a = ANY (array(SELECT g FROM generate_series(0, 198, 2) g)) ORDER BY a DESC) s;
+SELECT pg_stat_force_next_flush();
+INSERT INTO ak_stat SELECT 3, sum(idx_scan) FROM pg_stat_user_indexes WHERE indexrelname IN ('ak_a', 'ak_ab');
+SET enable_indexscan = off;
+SET enable_indexonlyscan = off;
+SET enable_bitmapscan = on;
+SELECT count(*) FROM ak WHERE a = ANY (array(SELECT g FROM generate_series(0, 198, 2) g));
+SELECT pg_stat_force_next_flush();
+INSERT INTO ak_stat SELECT 4, sum(idx_scan) FROM pg_stat_user_indexes WHERE indexrelname IN ('ak_a', 'ak_ab');
+RESET enable_indexscan;
+RESET enable_indexonlyscan;
+RESET enable_seqscan;
+SELECT s2.idx_scan - s1.idx_scan BETWEEN 1 AND 20 AS forward_searches_per_leaf,
+       s3.idx_scan - s2.idx_scan BETWEEN 1 AND 20 AS backward_searches_per_leaf,
+       s4.idx_scan - s3.idx_scan BETWEEN 1 AND 20 AS bitmap_searches_per_leaf
+FROM ak_stat s1, ak_stat s2, ak_stat s3, ak_stat s4
+WHERE s1.n = 1 AND s2.n = 2 AND s3.n = 3 AND s4.n = 4;
+
 SELECT * FROM bp_failures('array%');
 DROP TABLE ak, ak_probe, ak_lists;
 DROP FUNCTION ak_in_order(text);

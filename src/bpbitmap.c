@@ -37,6 +37,8 @@ typedef struct BitmapVisit
 	ItemPointerData *tids;
 	int			ntids;
 	int			capacity;		/* room in tids */
+	BlockNumber last_leaf;		/* the leaf the last range ended in */
+	bool		last_has_high;	/* it has a high key, copied to so->bound */
 } BitmapVisit;
 
 /* Collect the TID of an entry in the range that matches every key. */
@@ -104,6 +106,29 @@ collect_leaf(Page page, BpScanOpaque so, BitmapVisit *visit)
 					visit->skip_dead, collect_tid, visit, &so->work);
 }
 
+/*
+ * The first leaf of the keys' range, share-locked: the leaf the last range
+ * ended in, read again, when this range starts there, else by a descent.
+ */
+static Buffer
+first_leaf_of_range(IndexScanDesc scan, BitmapVisit *visit)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	Buffer		buf = InvalidBuffer;
+
+	if (visit->last_leaf != InvalidBlockNumber &&
+		(!visit->last_has_high || !bp_below_range(so->bound, &so->keys)))
+		buf = bp_read_leaf_again(scan->indexRelation, visit->last_leaf,
+								 bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
+	if (!BufferIsValid(buf))
+	{
+		buf = bp_descend(scan->indexRelation, bp_below_range, &so->keys,
+						 BUFFER_LOCK_SHARE);
+		bp_count_index_search(scan);
+	}
+	return buf;
+}
+
 /* Add the TIDs of the entries of the keys' range to tbm; returns their count. */
 static int64
 collect_range(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
@@ -111,11 +136,9 @@ collect_range(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	Relation	index = scan->indexRelation;
 	int64		total = 0;
-	Buffer		buf;
+	Buffer		buf = first_leaf_of_range(scan, visit);
 	char		high[BP_MAX_SLOT_WIDTH];
 
-	buf = bp_descend(index, bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
-	bp_count_index_search(scan);
 	for (;;)
 	{
 		Page		page = BufferGetPage(buf);
@@ -128,6 +151,8 @@ collect_range(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
 		collect_leaf(page, so, visit);
 		PredicateLockPage(index, BufferGetBlockNumber(buf), scan->xs_snapshot);
 		last = !(opaque->flags & BP_HAS_HIGH);
+		visit->last_leaf = BufferGetBlockNumber(buf);
+		visit->last_has_high = !last;
 		if (!last)
 		{
 			const char *fence = bp_page_fence(&so->desc, page, true, high);
@@ -176,8 +201,9 @@ collect_skipping(IndexScanDesc scan, TIDBitmap *tbm, BitmapVisit *visit)
 
 /*
  * amgetbitmap: map_range over the leaves of the range, unsorted; with a
- * driving array, over the range of each of its elements; a skip scan as
- * an ordered scan.
+ * driving array, over the range of each of its elements (from the leaf
+ * the last one ended in when the next starts there); a skip scan as an
+ * ordered scan.
  */
 int64
 bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
@@ -193,6 +219,8 @@ bp_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	visit.skip_dead = scan->ignore_killed_tuples;
 	visit.capacity = 1024;
 	visit.tids = palloc(sizeof(ItemPointerData) * visit.capacity);
+	visit.last_leaf = InvalidBlockNumber;
+	visit.last_has_high = false;
 	if (so->keys.nskip > 0)
 		nranges = 0;
 	total = so->keys.nskip > 0 ? collect_skipping(scan, tbm, &visit) : 0;

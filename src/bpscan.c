@@ -155,7 +155,8 @@ bp_endscan(IndexScanDesc scan)
 /*
  * Start the primitive scan of the driving array's next element in the
  * scan direction, if there is one: in a skip scan's whole copy of the
- * leaf when the element's range starts there.
+ * leaf, or in the position's leaf read again, when the element's range
+ * starts there.
  */
 static bool
 next_array_element(IndexScanDesc scan, ScanDirection dir)
@@ -175,7 +176,7 @@ next_array_element(IndexScanDesc scan, ScanDirection dir)
 			return true;
 	}
 	bp_scan_kill_entries(scan);
-	bp_scan_first_leaf(scan, dir, elem);
+	bp_scan_element_leaf(scan, dir, elem);
 	return true;
 }
 

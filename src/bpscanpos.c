@@ -479,6 +479,51 @@ bp_scan_first_leaf(IndexScanDesc scan, ScanDirection dir, int elem)
 }
 
 /*
+ * Does the range of the scan keys start inside the position's leaf, before
+ * its fence in the scan direction?
+ */
+static bool
+range_starts_in_leaf(BpScanOpaque so, ScanDirection dir)
+{
+	const BpScanPos *pos = &so->pos;
+
+	if (!pos->valid)
+		return false;
+	if (ScanDirectionIsForward(dir))
+		return !(pos->flags & BP_HAS_HIGH) ||
+			!bp_below_range(pos->highkey, &so->keys);
+	return !(pos->flags & BP_HAS_LOW) ||
+		!bp_above_range(pos->lowkey, &so->keys);
+}
+
+/*
+ * Find the first leaf of the range of the driving array's element elem,
+ * which follows the position's in the scan direction: the position's leaf
+ * again when the range starts there (moving right past a split since, as
+ * a descent would), else by a descent.
+ */
+void
+bp_scan_element_leaf(IndexScanDesc scan, ScanDirection dir, int elem)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	Buffer		buf = InvalidBuffer;
+
+	bp_set_array_element(&so->keys, elem);
+	if (range_starts_in_leaf(so, dir))
+		buf = bp_read_leaf_again(scan->indexRelation, so->pos.blkno,
+								 ScanDirectionIsForward(dir) ? bp_below_range :
+								 bp_not_above_range, &so->keys, BUFFER_LOCK_SHARE);
+	if (!BufferIsValid(buf))
+	{
+		bp_scan_first_leaf(scan, dir, elem);
+		return;
+	}
+	so->pos.filtering = false;
+	bp_scan_load_leaf(scan, &so->pos, buf, dir, NULL, NULL);
+	so->pos.array_elem = elem;
+}
+
+/*
  * The driving array's element after elem in the scan direction, or -1 if
  * there is none (or no driving array).
  */

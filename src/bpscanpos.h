@@ -115,6 +115,8 @@ extern void bp_scan_load_leaf_empty(IndexScanDesc scan, BpScanPos *pos,
 									Buffer buf, ScanDirection dir);
 extern void bp_scan_first_leaf(IndexScanDesc scan, ScanDirection dir,
 							   int elem);
+extern void bp_scan_element_leaf(IndexScanDesc scan, ScanDirection dir,
+								 int elem);
 extern void bp_scan_load_adjacent_leaf(IndexScanDesc scan, BpScanPos *pos,
 									   ScanDirection dir, BlockNumber leaf,
 									   BlockNumber rightlink);

@@ -251,6 +251,22 @@ bp_descend(Relation index, BpGoRightFn go_right, void *arg, int lockmode)
 }
 
 /*
+ * Read the leaf at blkno, which a scan read before, as a descent's last
+ * step would: locked in lockmode, moving right while go_right holds for a
+ * high key.  InvalidBuffer when the leaf no longer leads there (deleted,
+ * reused, or its low key lies beyond); the caller descends instead.
+ */
+Buffer
+bp_read_leaf_again(Relation index, BlockNumber blkno, BpGoRightFn go_right,
+				   void *arg, int lockmode)
+{
+	const char *stale;
+
+	return read_moving_right(index, blkno, go_right, arg, lockmode, 0,
+							 false, &stale);
+}
+
+/*
  * Read the leaf that follows a leaf whose high key is highkey and whose
  * right-link was blkno, share-locked: the leaf that holds highkey.  A
  * deleted page whose low key is the key expected is passed through its

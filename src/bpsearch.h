@@ -21,6 +21,8 @@ extern bool bp_before_bound(const void *slot, void *arg);
 extern bool bp_never_right(const void *slot, void *arg);
 extern Buffer bp_descend(Relation index, BpGoRightFn go_right, void *arg,
 						 int lockmode);
+extern Buffer bp_read_leaf_again(Relation index, BlockNumber blkno,
+								 BpGoRightFn go_right, void *arg, int lockmode);
 extern Buffer bp_descend_to_level(Relation index, BpGoRightFn go_right,
 								  void *arg, int lockmode,
 								  uint16 target_level);
