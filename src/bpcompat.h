@@ -35,18 +35,19 @@
 
 /* 18's vacuum_delay_point() asks whether ANALYZE (rather than VACUUM) calls. */
 /*
- * The physical identity of a relation, which a record of page reuse
- * carries, and the recovery conflict of that reuse with standby snapshots.
+ * The physical identity of a relation, which a record of page reuse or of
+ * a removal's horizon carries, and the recovery conflict of those with
+ * standby snapshots.
  */
 #if PG_VERSION_NUM >= 160000
 typedef RelFileLocator BpRelFileLocator;
 #define bp_relation_locator(rel)	((rel)->rd_locator)
-#define bp_resolve_reuse_conflict(horizon, locator) \
+#define bp_resolve_snapshot_conflict(horizon, locator) \
 	ResolveRecoveryConflictWithSnapshotFullXid((horizon), false, (locator))
 #else
 typedef RelFileNode BpRelFileLocator;
 #define bp_relation_locator(rel)	((rel)->rd_node)
-#define bp_resolve_reuse_conflict(horizon, locator) \
+#define bp_resolve_snapshot_conflict(horizon, locator) \
 	ResolveRecoveryConflictWithSnapshotFullXid((horizon), (locator))
 #endif
 

@@ -15,6 +15,8 @@
 extern int	bp_remove_dead_entries(Relation index, Buffer buf,
 								   bool marked_only,
 								   bool (*callback) (ItemPointer, void *),
-								   void *arg);
+								   void *arg, uint8 kind);
+extern bool bp_remove_old_versions(Relation index, Relation heap, Buffer buf,
+								   const char *slot);
 
 #endif							/* BPDEAD_H */

@@ -43,6 +43,9 @@
 #include "bpstate.h"
 #include "bpxlog.h"
 
+/* Bottom-up deletions at most before a leaf splits under an update. */
+#define BOTTOM_UP_PASSES 3
+
 /* Internal pages split at this fill when the new pivot goes rightmost. */
 #define BP_INTERNAL_RIGHTMOST_FILL 70
 
@@ -165,10 +168,11 @@ append_to_leaf(Relation index, BpIndexState *state, Buffer buf,
  * Insert into the BPA of an exclusively locked leaf whose log is full: a
  * flush or redistribute, made on a copy of the page and logged as the
  * ranges that differ; BP_LEAF_FULL if the leaf must split instead.
+ * unchanged: an update inserts slot with its row's key unchanged.
  */
 static BpLeafInsertResult
 flush_into_leaf(Relation index, BpIndexState *state, Buffer buf,
-				const char *slot)
+				const char *slot, bool unchanged)
 {
 	BpLeaf		leaf;
 	BpLeaf		copy_leaf;
@@ -200,12 +204,16 @@ flush_into_leaf(Relation index, BpIndexState *state, Buffer buf,
 		 * (sessions loading consecutive batches of ascending keys), and
 		 * redistributing the leaf at every flush until it is three
 		 * quarters full cost more than the split, under the lock both
-		 * sessions wait for.
+		 * sessions wait for.  An update that leaves its row's key
+		 * unchanged starts no stream: its entry replaces an old version
+		 * that bottom-up deletion or VACUUM removes, and a split would
+		 * leave two pages that never fill.
 		 */
 		Page		page = BufferGetPage(buf);
 
 		n = bp_leaf_count(&leaf) + 1;
-		if ((4 * n > 3 * leaf_fill_target(state, &leaf) ||
+		if (!unchanged &&
+			(4 * n > 3 * leaf_fill_target(state, &leaf) ||
 			 !(BpPageGetOpaque(page)->flags & BP_HAS_HIGH)) &&
 			stream_split_point(state, &leaf, page, stored, n) >= 0)
 			return BP_LEAF_FULL;
@@ -861,7 +869,8 @@ remove_pruned_entries(Relation index, Relation heap, Buffer buf)
 	lp.heap = heap;
 	lp.nblocks = RelationGetNumberOfBlocks(heap);
 	lp.buf = InvalidBuffer;
-	removed = bp_remove_dead_entries(index, buf, true, heap_item_is_dead, &lp);
+	removed = bp_remove_dead_entries(index, buf, true, heap_item_is_dead, &lp,
+									 BP_XLOG_DEAD);
 	if (BufferIsValid(lp.buf))
 		ReleaseBuffer(lp.buf);
 	return removed > 0;
@@ -871,26 +880,31 @@ remove_pruned_entries(Relation index, Relation heap, Buffer buf)
  * Insert slot into the exclusively locked leaf: append, else flush or
  * re-encode, BP_LEAF_FULL if it must split.  Flushes and re-encodings clear
  * the leaf's dead marks, so the entries they show pruned go first.
+ * unchanged: an update inserts slot with its row's key unchanged.
  */
 static BpLeafInsertResult
 insert_into_leaf(Relation index, Relation heap, BpIndexState *state,
-				 Buffer buf, const char *slot)
+				 Buffer buf, const char *slot, bool unchanged)
 {
 	BpLeafInsertResult result = append_to_leaf(index, state, buf, slot);
 
 	if (result != BP_LEAF_INSERTED && remove_pruned_entries(index, heap, buf))
 		result = append_to_leaf(index, state, buf, slot);
 	if (result == BP_LEAF_FLUSH)
-		result = flush_into_leaf(index, state, buf, slot);
+		result = flush_into_leaf(index, state, buf, slot, unchanged);
 	else if (result == BP_LEAF_RECODE && recode_leaf(index, state, buf, slot))
 		result = BP_LEAF_INSERTED;
 	return result;
 }
 
-/* Insert one slot: find its leaf, insert, split when full. */
+/*
+ * Insert one slot: find its leaf, insert, split when full; unless the
+ * update that inserts it left its key unchanged (unchanged) and removing
+ * the old versions of rows from the leaf makes room (bottom-up deletion).
+ */
 static void
 insert_slot(Relation index, Relation heap, BpIndexState *state,
-			const char *slot)
+			const char *slot, bool unchanged)
 {
 	BpSlotBound target = {&state->desc, slot};
 
@@ -909,7 +923,15 @@ insert_slot(Relation index, Relation heap, BpIndexState *state,
 		}
 		/* a serializable transaction that read this leaf conflicts */
 		CheckForSerializableConflictIn(index, NULL, BufferGetBlockNumber(buf));
-		result = insert_into_leaf(index, heap, state, buf, slot);
+		result = insert_into_leaf(index, heap, state, buf, slot, unchanged);
+		/* a wider code for a new TID may need more room than one pass made */
+		for (int pass = 0; result != BP_LEAF_INSERTED && unchanged &&
+			 heap != NULL && pass < BOTTOM_UP_PASSES; pass++)
+		{
+			if (!bp_remove_old_versions(index, heap, buf, slot))
+				break;
+			result = insert_into_leaf(index, heap, state, buf, slot, unchanged);
+		}
 		if (result != BP_LEAF_INSERTED)
 		{
 			/* a split without slot has it inserted again */
@@ -944,7 +966,7 @@ bp_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	}
 	slot = palloc(state->desc.width);
 	bp_form_slot(&state->desc, slot, values, isnull, ht_ctid);
-	insert_slot(index, heapRel, state, slot);
+	insert_slot(index, heapRel, state, slot, indexUnchanged);
 	MemoryContextSwitchTo(old);
 	if (cxt)
 		MemoryContextDelete(cxt);

@@ -77,7 +77,8 @@ remove_dead(Relation index, Buffer buf, DeadCallback *dead,
 	BpLeaf		leaf;
 
 	stats->tuples_removed += bp_remove_dead_entries(index, buf, false,
-													tid_is_dead, dead);
+													tid_is_dead, dead,
+													BP_XLOG_VACUUM);
 	bp_leaf_open(&leaf, BufferGetPage(buf), &bp_get_state(index)->desc);
 	stats->num_index_tuples += bp_leaf_count(&leaf);
 	return bp_leaf_count(&leaf);

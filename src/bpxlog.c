@@ -26,7 +26,10 @@
  * recovery conflict on buffer pins, and never returns entries whose heap
  * tuples replay removed.  A page about to be reused is announced by a
  * BP_XLOG_REUSE record with the transaction ID of its deletion, a
- * recovery conflict with every standby snapshot that could still reach it.
+ * recovery conflict with every standby snapshot that could still reach it;
+ * entries that bottom-up deletion is about to remove, by a BP_XLOG_HORIZON
+ * record with the newest XID that deleted their tuples, a conflict with
+ * every standby snapshot that could still see one.
  *
  * The resource manager is registered when the library is loaded through
  * shared_preload_libraries (bp_xlog_register_rmgr); without it every
@@ -38,6 +41,7 @@
 #include "postgres.h"
 
 #include "access/bufmask.h"
+#include "access/transam.h"
 #include "access/xlog.h"
 #include "access/xlog_internal.h"
 #include "access/xloginsert.h"
@@ -66,13 +70,19 @@ typedef struct BpXLogBlocks
 	uint8		init;			/* fragments against a zeroed page */
 } BpXLogBlocks;
 
-/* The main data of a BP_XLOG_REUSE record. */
-typedef struct BpXLogReuse
+/*
+ * The main data of a BP_XLOG_REUSE or BP_XLOG_HORIZON record: a recovery
+ * conflict with the standby snapshots that could see horizon's changes
+ * undone.
+ */
+typedef struct BpXLogConflict
 {
-	FullTransactionId horizon;	/* next XID when the page was deleted */
+	FullTransactionId horizon;	/* REUSE: next XID when the page was
+								 * deleted; HORIZON: newest XID that
+								 * deleted a tuple whose entries go */
 	BpRelFileLocator locator;
 	BlockNumber blkno;
-} BpXLogReuse;
+} BpXLogConflict;
 
 /*
  * The main data of a BP_XLOG_PINS record: the index's relation, then nblocks
@@ -417,6 +427,24 @@ bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
 	PageSetLSN(page, recptr);
 }
 
+/* Log a recovery conflict of kind (BP_XLOG_REUSE or BP_XLOG_HORIZON). */
+static void
+log_conflict(Relation index, BlockNumber blkno, FullTransactionId horizon,
+			 uint8 kind)
+{
+	BpXLogConflict conflict;
+
+	if (!RelationNeedsWAL(index) || !XLogStandbyInfoActive())
+		return;
+	memset(&conflict, 0, sizeof(conflict));
+	conflict.horizon = horizon;
+	conflict.locator = bp_relation_locator(index);
+	conflict.blkno = blkno;
+	XLogBeginInsert();
+	XLogRegisterData((char *) &conflict, sizeof(conflict));
+	XLogInsert(BP_RMGR_ID, kind);
+}
+
 /*
  * Announce that the deleted page blkno of index, deleted when horizon was
  * the next transaction ID, is about to be reused: standbys resolve the
@@ -425,17 +453,28 @@ bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
 void
 bp_xlog_reuse(Relation index, BlockNumber blkno, FullTransactionId horizon)
 {
-	BpXLogReuse reuse;
+	log_conflict(index, blkno, horizon, BP_XLOG_REUSE);
+}
 
-	if (!RelationNeedsWAL(index) || !XLogStandbyInfoActive())
+/*
+ * Announce that entries of leaf blkno whose heap tuples were deleted by
+ * transactions up to horizon are about to be removed (bottom-up
+ * deletion, whose tuples VACUUM has not pruned yet): standbys resolve the
+ * conflict with their snapshots that could still see those tuples.
+ */
+void
+bp_xlog_horizon(Relation index, BlockNumber blkno, TransactionId horizon)
+{
+	FullTransactionId next = ReadNextFullTransactionId();
+	uint32		epoch = EpochFromFullTransactionId(next);
+
+	if (!TransactionIdIsNormal(horizon))
 		return;
-	memset(&reuse, 0, sizeof(reuse));
-	reuse.horizon = horizon;
-	reuse.locator = bp_relation_locator(index);
-	reuse.blkno = blkno;
-	XLogBeginInsert();
-	XLogRegisterData((char *) &reuse, sizeof(reuse));
-	XLogInsert(BP_RMGR_ID, BP_XLOG_REUSE);
+	/* horizon precedes the next XID: in its epoch, or the one before */
+	if (horizon > XidFromFullTransactionId(next))
+		epoch--;
+	log_conflict(index, blkno, FullTransactionIdFromEpochAndXid(epoch, horizon),
+				 BP_XLOG_HORIZON);
 }
 
 /*
@@ -525,13 +564,13 @@ bp_redo(XLogReaderState *record)
 	XLogRedoAction actions[BP_XLOG_MAX_PAGES];
 	int			nblocks = XLogRecMaxBlockId(record) + 1;
 
-	if (kind == BP_XLOG_REUSE)
+	if (kind == BP_XLOG_REUSE || kind == BP_XLOG_HORIZON)
 	{
-		BpXLogReuse reuse;
+		BpXLogConflict conflict;
 
-		memcpy(&reuse, XLogRecGetData(record), sizeof(reuse));
+		memcpy(&conflict, XLogRecGetData(record), sizeof(conflict));
 		if (InHotStandby)
-			bp_resolve_reuse_conflict(reuse.horizon, reuse.locator);
+			bp_resolve_snapshot_conflict(conflict.horizon, conflict.locator);
 		return;
 	}
 	if (kind == BP_XLOG_PINS)
@@ -608,6 +647,8 @@ bp_identify(uint8 info)
 			return "REUSE";
 		case BP_XLOG_PINS:
 			return "PINS";
+		case BP_XLOG_HORIZON:
+			return "HORIZON";
 	}
 	return NULL;
 }
@@ -619,14 +660,17 @@ bp_desc(StringInfo buf, XLogReaderState *record)
 	uint8		kind = XLogRecGetInfo(record) & BP_XLOG_KIND_MASK;
 	BpXLogBlocks blocks = {0};
 
-	if (kind == BP_XLOG_REUSE)
+	if (kind == BP_XLOG_REUSE || kind == BP_XLOG_HORIZON)
 	{
-		BpXLogReuse reuse;
+		BpXLogConflict conflict;
 
-		memcpy(&reuse, XLogRecGetData(record), sizeof(reuse));
-		appendStringInfo(buf, "blkno %u, deleted at xid %u:%u", reuse.blkno,
-						 EpochFromFullTransactionId(reuse.horizon),
-						 XidFromFullTransactionId(reuse.horizon));
+		memcpy(&conflict, XLogRecGetData(record), sizeof(conflict));
+		appendStringInfo(buf, kind == BP_XLOG_REUSE ?
+						 "blkno %u, deleted at xid %u:%u" :
+						 "blkno %u, tuples deleted up to xid %u:%u",
+						 conflict.blkno,
+						 EpochFromFullTransactionId(conflict.horizon),
+						 XidFromFullTransactionId(conflict.horizon));
 		return;
 	}
 	if (kind == BP_XLOG_PINS)

@@ -39,6 +39,7 @@
 #define BP_XLOG_DELETE		0x70	/* an empty page deleted */
 #define BP_XLOG_REUSE		0x80	/* a deleted page about to be reused */
 #define BP_XLOG_PINS		0x90	/* leaves VACUUM cleanup-locked, unchanged */
+#define BP_XLOG_HORIZON		0xA0	/* entries of dead tuples about to go */
 #define BP_XLOG_KIND_MASK	0xF0
 
 /* Blocks of one record, at most. */
@@ -67,6 +68,8 @@ extern void bp_log_ranges(Buffer buf, Page page, int n, const Size *offsets,
 						  const Size *lengths);
 extern void bp_xlog_reuse(Relation index, BlockNumber blkno,
 						  FullTransactionId horizon);
+extern void bp_xlog_horizon(Relation index, BlockNumber blkno,
+							TransactionId horizon);
 extern bool bp_xlog_pins_needed(Relation index);
 extern void bp_xlog_pins(Relation index, const BlockNumber *blocks, int n);
 

@@ -13,8 +13,9 @@
 # a leaf that VACUUM empties and deletes, whose page a split reuses; on a
 # leaf whose deleted entries a split moved away before VACUUM (replay
 # waits out the pins of the leaves VACUUM left unchanged); and on a leaf
-# from which inserts removed entries of pruned heap tuples; and skip scans
-# held between two prefix values while VACUUM deletes whole prefixes.
+# from which inserts removed entries of pruned heap tuples; while bottom-up
+# deletion removes old versions the cursor's snapshot still sees; and skip
+# scans held between two prefix values while VACUUM deletes whole prefixes.
 use strict;
 use warnings;
 use FindBin;
@@ -31,6 +32,9 @@ preload_bpindex($primary);
 $primary->append_conf('postgresql.conf', qq{
 wal_consistency_checking = 'bpindex'
 autovacuum = off
+# every bpindex record carries page images: keep the WAL a standby that
+# waits on a cursor has not received yet
+wal_keep_size = '1GB'
 });
 $primary->start;
 $primary->safe_psql('postgres', 'CREATE EXTENSION bpindex');
@@ -244,6 +248,38 @@ is($primary->safe_psql('postgres', qq{
 $primary->safe_psql('postgres', 'VACUUM dd');
 $primary->wait_for_catchup($standby, 'replay');
 check_cursor('dead removal', $session, $first, $expected);
+
+# Bottom-up deletion on the primary while a standby cursor's snapshot still
+# sees the old versions it removes: the cursor (a plain index scan, which
+# holds no pin between fetches) opens before updates that leave bu_k's
+# keys unchanged; once the leaves fill, inserts remove the entries of the
+# versions those updates left behind.  Replay first resolves the conflict
+# of their BP_XLOG_HORIZON record with the cursor's snapshot: the cursor
+# is cancelled, or returns exactly its snapshot's rows.
+$primary->safe_psql('postgres', q{
+	CREATE TABLE bu (k int8, v int4) WITH (autovacuum_enabled = off);
+	INSERT INTO bu SELECT g, g FROM generate_series(1, 4000) g;
+	CREATE INDEX bu_k ON bu USING bpindex (k);
+	CREATE INDEX bu_v ON bu USING bpindex (v);
+	VACUUM (FREEZE) bu;
+});
+$primary->wait_for_catchup($standby, 'replay');
+($session, $first, $expected) =
+  open_cursor($plain, 'SELECT k, v FROM bu WHERE k > 0 ORDER BY k', 10);
+for my $round (1 .. 2)
+{
+	$primary->safe_psql('postgres', "UPDATE bu SET v = v + 1 WHERE k % 4 = $_") for 0 .. 3;
+}
+# three versions of each row: fewer entries if old ones were removed
+cmp_ok($primary->safe_psql('postgres', "SELECT entries FROM bpindex_stats('bu_k')"),
+	'<', 3 * 4000, 'bottom-up deletion: inserts removed the entries of old versions');
+$primary->wait_for_catchup($standby, 'replay');
+check_cursor('bottom-up deletion', $session, $first, $expected);
+is($standby->safe_psql('postgres', "SELECT bpindex_check('bu_k', true)"), '',
+	'bottom-up deletion: the standby\'s index is sound');
+is(index_result($standby, 'SELECT count(*), sum(k), sum(v) FROM bu WHERE k > 0'),
+	seqscan_result($primary, 'SELECT count(*), sum(k), sum(v) FROM bu WHERE k > 0'),
+	'bottom-up deletion: the standby\'s index answers like the primary\'s sequential scan');
 
 # Skip scans (a qual on the second key column only) held between two
 # prefix values while VACUUM removes whole prefixes (deleting their leaves)

@@ -66,6 +66,12 @@ $node->safe_psql('postgres', q{
 $node->safe_psql('postgres', 'SELECT count(*) FROM w WHERE v < 0');
 $node->safe_psql('postgres',
 	'INSERT INTO w SELECT 70000 + g % 5000, g FROM generate_series(1, 20000) g');
+# updates that leave w_k's keys unchanged (w_v changes: no HOT): once a
+# leaf fills, bottom-up deletion removes the entries of old versions,
+# announcing the newest XID that deleted them
+$node->safe_psql('postgres', 'CREATE INDEX w_v ON w USING bpindex (v)');
+$node->safe_psql('postgres', "UPDATE w SET v = v + 1 WHERE k % 8 = $_") for 0 .. 7;
+$node->safe_psql('postgres', "UPDATE w SET v = v + 1 WHERE k % 8 = $_") for 0 .. 7;
 my $end = $node->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
 
 my $kinds = $node->safe_psql('postgres', qq{
@@ -73,7 +79,7 @@ my $kinds = $node->safe_psql('postgres', qq{
 	FROM (SELECT DISTINCT record_type FROM pg_get_wal_records_info('$start', '$end')
 	      WHERE resource_manager = 'bpindex') s});
 note("record kinds: $kinds");
-for my $kind (qw(INSERT REWRITE SPLIT NEWROOT VACUUM DELETE REUSE DEAD PINS))
+for my $kind (qw(INSERT REWRITE SPLIT NEWROOT VACUUM DELETE REUSE DEAD PINS HORIZON))
 {
 	like($kinds, qr/\b$kind\b/, "pg_walinspect shows $kind records");
 }
@@ -90,6 +96,7 @@ my %desc_pattern = (
 	VACUUM  => qr/^page 0: $page, cleanup lock$/,
 	DELETE  => qr/cleanup lock/,
 	REUSE   => qr/^blkno \d+, deleted at xid \d+:\d+$/,
+	HORIZON => qr/^blkno \d+, tuples deleted up to xid \d+:\d+$/,
 	PINS    => qr/^\d+ leaves$/);
 for my $kind (sort keys %desc_pattern)
 {
