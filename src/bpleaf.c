@@ -421,6 +421,9 @@ bp_has_dead_mark(const BpLeaf *leaf, const char *stored)
 	return (bp_leaf_dead_marks(leaf->page)[i / 8] >> (i % 8)) & 1;
 }
 
+/* A page's worth of zero bytes, to compare mark areas with. */
+static const uint8 zero_marks[BLCKSZ];
+
 /* Does any entry of the leaf carry a dead mark? */
 bool
 bp_leaf_has_dead_marks(Page page)
@@ -428,10 +431,7 @@ bp_leaf_has_dead_marks(Page page)
 	const uint8 *marks = bp_leaf_dead_marks(page);
 	Size		n = ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower;
 
-	for (Size i = 0; i < n; i++)
-		if (marks[i] != 0)
-			return true;
-	return false;
+	return memcmp(marks, zero_marks, Min(n, BLCKSZ)) != 0;
 }
 
 /*

@@ -547,9 +547,34 @@ stored_key_equals(const BpLeaf *leaf, const BpScanKeys *keys,
 	return key_equals_argument(keys, bp_page_key(leaf->desc, leaf->page, bp_key_ref(field)), 0);
 }
 
-/* Append the stored entries of one run that lie inside the range. */
+/*
+ * Is the stored entry inside the range of copy's keys?  The slot decoded
+ * for the test, if one was, is left in *slot.
+ */
+static bool
+stored_inside(RangeCopy *copy, const char *stored, const char **slot)
+{
+	const BpLeaf *leaf = copy->leaf;
+
+	*slot = NULL;
+	if (copy->by_code)
+	{
+		uint64		code = bpc_first_code(&leaf->codec, (const uint8 *) stored);
+
+		return code >= copy->codes.lo && code <= copy->codes.hi;
+	}
+	if (copy->by_bytes)
+		return stored_key_equals(leaf, copy->keys, copy->window, stored);
+	*slot = reader_slot(copy->reader, stored);
+	return bp_inside_first_column(copy->keys, *slot);
+}
+
+/*
+ * Append the stored entries of one run that lie inside the range; in a
+ * sorted run that starts inside it, those up to the first outside.
+ */
 static void
-copy_run_inside(RangeCopy *copy, const char *run, int n)
+copy_run_inside(RangeCopy *copy, const char *run, int n, bool sorted)
 {
 	const BpLeaf *leaf = copy->leaf;
 	uint16		width = leaf->desc->width;
@@ -557,25 +582,13 @@ copy_run_inside(RangeCopy *copy, const char *run, int n)
 	for (int i = 0; i < n; i++)
 	{
 		const char *stored = run + (Size) i * leaf->width;
-		const char *slot = NULL;
+		const char *slot;
 
-		if (copy->by_code)
+		if (!stored_inside(copy, stored, &slot))
 		{
-			uint64		code = bpc_first_code(&leaf->codec, (const uint8 *) stored);
-
-			if (code < copy->codes.lo || code > copy->codes.hi)
-				continue;
-		}
-		else if (copy->by_bytes)
-		{
-			if (!stored_key_equals(leaf, copy->keys, copy->window, stored))
-				continue;
-		}
-		else
-		{
-			slot = reader_slot(copy->reader, stored);
-			if (!bp_inside_first_column(copy->keys, slot))
-				continue;
+			if (sorted)
+				break;
+			continue;
 		}
 		if (copy->out != NULL)
 			memcpy(copy->out + (Size) copy->n++ * width,
@@ -586,9 +599,27 @@ copy_run_inside(RangeCopy *copy, const char *run, int n)
 }
 
 /*
+ * Skip the entries of the sorted run of n stored entries at *run that lie
+ * below the range of the reader's predicates: a binary search.
+ */
+static void
+skip_below_range(BpLeaf *leaf, LeafReader *reader, const char **run, int *n)
+{
+	bool		decodes = bp_leaf_decodes(leaf);
+	int			lo = bpa_first_true(*run, *n, leaf->width,
+									decodes ? reader_before_start : reader->before_start,
+									decodes ? (void *) reader : reader->pred_arg,
+									true);
+
+	*run += (Size) lo * leaf->width;
+	*n -= lo;
+}
+
+/*
  * Collect the leaf's entries inside the range of keys (first_column_inline,
  * or point_bytes on a keyed leaf) into copy, unordered: the log and the
- * blocks the header selects, tested inline (on a packed leaf, on the first
+ * blocks the header selects (in a sorted one, from a binary search to the
+ * first entry past the range), tested inline (on a packed leaf, on the first
  * column's code; on a keyed leaf, by the key's prefix and bytes, without
  * the comparison function).  Returns the count.
  */
@@ -617,7 +648,7 @@ collect_range_inside(BpLeaf *leaf, RangeCopy *copy)
 						copy->window) != 0)
 		return 0;
 	copy_run_inside(copy, bpa_log_entry(leaf->region, 0),
-					bpa_log_count(leaf->region));
+					bpa_log_count(leaf->region), false);
 	if (bp_leaf_decodes(leaf))
 		bpa_candidate_blocks(leaf->region, reader_before_start, reader_after_end,
 							 reader, &first, &end);
@@ -625,8 +656,16 @@ collect_range_inside(BpLeaf *leaf, RangeCopy *copy)
 		bpa_candidate_blocks(leaf->region, bp_below_range, bp_above_range,
 							 (void *) keys, &first, &end);
 	for (int b = first; b < end; b++)
-		copy_run_inside(copy, bpa_block_entry(leaf->region, b, 0),
-						bpa_block_count(leaf->region, b));
+	{
+		const char *run = bpa_block_entry(leaf->region, b, 0);
+		int			n = bpa_block_count(leaf->region, b);
+
+		bool		sorted = bpa_block_sorted(leaf->region, b);
+
+		if (sorted)
+			skip_below_range(leaf, reader, &run, &n);
+		copy_run_inside(copy, run, n, sorted);
+	}
 	return copy->n;
 }
 
