@@ -222,4 +222,14 @@ bp_set_newer_am_fields(IndexAmRoutine *amroutine,
 #endif
 }
 
+/*
+ * The comparison of a row comparison, as a btree strategy number (both
+ * enums number them so): 18 renamed the field.
+ */
+#if PG_VERSION_NUM >= 180000
+#define bp_rowcompare_strategy(rc)	((StrategyNumber) (rc)->cmptype)
+#else
+#define bp_rowcompare_strategy(rc)	((StrategyNumber) (rc)->rctype)
+#endif
+
 #endif							/* BPCOMPAT_H */

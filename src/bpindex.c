@@ -21,6 +21,7 @@
 #include "bpinsert.h"
 #include "bpoptions.h"
 #include "bpparallel.h"
+#include "bprowcompare.h"
 #include "bpscan.h"
 #include "bpsearch.h"
 #include "bpvacuum.h"
@@ -34,8 +35,9 @@ PG_FUNCTION_INFO_V1(bpindex_handler);
 void		_PG_init(void);
 
 /*
- * Register the reloptions of bpindex, the hypothetical-index hooks and,
- * when the library is preloaded, the WAL resource manager.
+ * Register the reloptions of bpindex, the hypothetical-index hooks, the
+ * planner hook for row comparisons and, when the library is preloaded, the
+ * WAL resource manager.
  */
 void
 _PG_init(void)
@@ -43,6 +45,7 @@ _PG_init(void)
 	bp_xlog_register_rmgr();
 	bp_options_init();
 	bp_hypo_init();
+	bp_rowcompare_init();
 }
 
 /* amphasename: names of the build subphases in pg_stat_progress_create_index. */

@@ -1,0 +1,198 @@
+/*-------------------------------------------------------------------------
+ *
+ * bprowcompare.c
+ *	  Row comparisons as index conditions.  PostgreSQL's planner matches a
+ *	  row comparison such as (a, b) > (x, y) to btree indexes only, so a
+ *	  keyset page over a bpindex index on (a, b) would read the whole
+ *	  index.  A set_rel_pathlist_hook adds, for each bpindex index whose
+ *	  first key column is the comparison's first column, index paths (both
+ *	  directions) whose index condition is the bound the comparison implies
+ *	  on that column (a >= x), derived from it as a lossy index clause: the
+ *	  row comparison itself stays a filter, and the relation's row estimate
+ *	  is the one the planner made from it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/stratnum.h"
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/restrictinfo.h"
+#include "utils/lsyscache.h"
+
+#include "bpcompat.h"
+#include "bpcost.h"
+#include "bprowcompare.h"
+
+static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
+
+/* Is index a bpindex index (real or hypothetical) with an orderable first column? */
+static bool
+is_bpindex(const IndexOptInfo *index)
+{
+	return index->amcostestimate == bp_costestimate && index->nkeycolumns > 0 &&
+		index->sortopfamily != NULL;
+}
+
+/*
+ * The strategy of the bound a row comparison of strategy row_strategy (a
+ * btree strategy: <, <=, >= or >) implies on its first column: >= for >
+ * and >=, <= for < and <= (the other way round when the column is on the
+ * right); InvalidStrategy for others.
+ */
+static StrategyNumber
+leading_bound_strategy(StrategyNumber row_strategy, bool commuted)
+{
+	bool		lower;
+
+	if (row_strategy == BTGreaterStrategyNumber ||
+		row_strategy == BTGreaterEqualStrategyNumber)
+		lower = true;
+	else if (row_strategy == BTLessStrategyNumber ||
+			 row_strategy == BTLessEqualStrategyNumber)
+		lower = false;
+	else
+		return InvalidStrategy;
+	return lower != commuted ? BTGreaterEqualStrategyNumber :
+		BTLessEqualStrategyNumber;
+}
+
+/*
+ * The bound rinfo's row comparison implies on the first key column of
+ * index, as a restriction clause (column op value), or NULL: the
+ * comparison's first column must be that column (on either side), the
+ * other side a value the scan can compute before it starts, the operator
+ * one of the column's operator family, under the column's collation.
+ */
+static RestrictInfo *
+leading_bound(PlannerInfo *root, RestrictInfo *rinfo, IndexOptInfo *index)
+{
+	RowCompareExpr *rc = (RowCompareExpr *) rinfo->clause;
+	Node	   *left = linitial(rc->largs);
+	Node	   *right = linitial(rc->rargs);
+	bool		commuted = false;
+	StrategyNumber strategy;
+	Oid			column_type;
+	Oid			value_type;
+	Oid			opno;
+	Expr	   *clause;
+
+	if (!match_index_to_operand(left, 0, index))
+	{
+		Node	   *swap = left;
+
+		left = right;
+		right = swap;
+		commuted = true;
+		if (!match_index_to_operand(left, 0, index))
+			return NULL;
+	}
+	if (bms_is_member(index->rel->relid, pull_varnos(root, right)) ||
+		contain_volatile_functions(right))
+		return NULL;
+	if (!op_in_opfamily(linitial_oid(rc->opnos), index->opfamily[0]) ||
+		linitial_oid(rc->inputcollids) != index->indexcollations[0])
+		return NULL;
+	strategy = leading_bound_strategy(bp_rowcompare_strategy(rc), commuted);
+	if (strategy == InvalidStrategy)
+		return NULL;
+	/* the comparison operator's input types, column first */
+	op_input_types(linitial_oid(rc->opnos), &column_type, &value_type);
+	if (commuted)
+	{
+		Oid			swap = column_type;
+
+		column_type = value_type;
+		value_type = swap;
+	}
+	opno = get_opfamily_member(index->opfamily[0], column_type, value_type,
+							   strategy);
+	if (!OidIsValid(opno))
+		return NULL;
+	clause = make_opclause(opno, BOOLOID, false, (Expr *) copyObject(left),
+						   (Expr *) copyObject(right), InvalidOid,
+						   linitial_oid(rc->inputcollids));
+	set_opfuncid((OpExpr *) clause);
+	return make_simple_restrictinfo(root, clause);
+}
+
+/*
+ * Add index paths of index, forward and backward, whose only index clause
+ * is the bound on its first column derived from the row comparison of
+ * rinfo.
+ */
+static void
+add_bound_paths(PlannerInfo *root, RelOptInfo *rel, IndexOptInfo *index,
+				RestrictInfo *rinfo, RestrictInfo *bound)
+{
+	IndexClause *iclause = makeNode(IndexClause);
+	ScanDirection dirs[] = {ForwardScanDirection, BackwardScanDirection};
+
+	iclause->rinfo = rinfo;
+	iclause->indexquals = list_make1(bound);
+	iclause->lossy = true;
+	iclause->indexcol = 0;
+	iclause->indexcols = NIL;
+	for (int i = 0; i < lengthof(dirs); i++)
+	{
+		List	   *pathkeys = truncate_useless_pathkeys(root, rel,
+														 build_index_pathkeys(root, index, dirs[i]));
+
+		/* backward only when some ordering asks for it */
+		if (i > 0 && pathkeys == NIL)
+			continue;
+		add_path(rel, (Path *) create_index_path(root, index, list_make1(iclause),
+												 NIL, NIL, pathkeys, dirs[i],
+												 false, NULL, 1.0, false));
+	}
+}
+
+/*
+ * set_rel_pathlist_hook: paths of bpindex indexes for the row comparisons
+ * among a base relation's restrictions.
+ */
+static void
+bp_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
+					RangeTblEntry *rte)
+{
+	ListCell   *lc;
+
+	if (prev_set_rel_pathlist_hook)
+		prev_set_rel_pathlist_hook(root, rel, rti, rte);
+	if (rel->reloptkind != RELOPT_BASEREL || rte->rtekind != RTE_RELATION ||
+		!enable_indexscan)
+		return;
+	foreach(lc, rel->indexlist)
+	{
+		IndexOptInfo *index = lfirst_node(IndexOptInfo, lc);
+		ListCell   *rc;
+
+		if (!is_bpindex(index) || (index->indpred != NIL && !index->predOK))
+			continue;
+		foreach(rc, rel->baserestrictinfo)
+		{
+			RestrictInfo *rinfo = lfirst_node(RestrictInfo, rc);
+			RestrictInfo *bound;
+
+			if (!IsA(rinfo->clause, RowCompareExpr) || rinfo->pseudoconstant)
+				continue;
+			bound = leading_bound(root, rinfo, index);
+			if (bound != NULL)
+				add_bound_paths(root, rel, index, rinfo, bound);
+		}
+	}
+}
+
+/* Install the planner hook (_PG_init). */
+void
+bp_rowcompare_init(void)
+{
+	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
+	set_rel_pathlist_hook = bp_set_rel_pathlist;
+}
