@@ -46,10 +46,28 @@ insertion_sort(char *slots, int n, uint16_t width, BpaCompareFn compare, void *a
 		}
 }
 
-/* Sort n slots in place (quicksort, median of three, insertion sort tail). */
+/* Are the n slots in order already? */
+static bool
+slots_sorted(const char *slots, int n, uint16_t width, BpaCompareFn compare,
+			 void *arg)
+{
+	for (int i = 1; i < n; i++)
+		if (compare(slots + (size_t) (i - 1) * width,
+					slots + (size_t) i * width, arg) > 0)
+			return false;
+	return true;
+}
+
+/*
+ * Sort n slots in place (quicksort, median of three, insertion sort tail);
+ * slots in order already (the runs of sorted blocks, in block order) cost
+ * one pass.
+ */
 void
 bpa_sort_slots(char *slots, int n, uint16_t width, BpaCompareFn compare, void *arg)
 {
+	if (slots_sorted(slots, n, width, compare, arg))
+		return;
 	while (n > 12)
 	{
 		char	   *lo = slots;

@@ -60,23 +60,37 @@ typedef struct LeafReader
 } LeafReader;
 
 /*
- * The logical slot of a stored entry as a reader sees it: decoded, with
- * the dead bit set if it carries a mark and the reader wants marks.
+ * Write into out the logical slot of a stored entry as a reader sees it:
+ * decoded, with the dead bit set if it carries a mark and the reader wants
+ * marks.
+ */
+static void
+reader_slot_into(LeafReader *reader, const char *stored, char *out)
+{
+	BpLeaf	   *leaf = reader->leaf;
+
+	if (bp_leaf_decodes(leaf))
+		bp_decode_entry(leaf, stored, out);
+	else
+		memcpy(out, stored, leaf->width);
+	if (reader->any_marks && bp_has_dead_mark(leaf, stored))
+		((ItemPointer) out)->ip_posid |= BP_TID_DEAD_BIT;
+}
+
+/*
+ * The logical slot of a stored entry of the reader's leaf: the entry
+ * itself, or decoded into the reader's slot; with the dead bit set if it
+ * carries a mark and the reader wants marks.
  */
 static const char *
 reader_slot(LeafReader *reader, const char *stored)
 {
 	BpLeaf	   *leaf = reader->leaf;
-	bool		dead = reader->any_marks && bp_has_dead_mark(leaf, stored);
 
-	if (bp_leaf_decodes(leaf))
-		bp_decode_entry(leaf, stored, reader->slot);
-	else if (dead)
-		memcpy(reader->slot, stored, leaf->width);
-	else
+	if (!bp_leaf_decodes(leaf) &&
+		!(reader->any_marks && bp_has_dead_mark(leaf, stored)))
 		return stored;
-	if (dead)
-		((ItemPointer) reader->slot)->ip_posid |= BP_TID_DEAD_BIT;
+	reader_slot_into(reader, stored, reader->slot);
 	return reader->slot;
 }
 
@@ -590,9 +604,10 @@ copy_run_inside(RangeCopy *copy, const char *run, int n, bool sorted)
 				break;
 			continue;
 		}
-		if (copy->out != NULL)
-			memcpy(copy->out + (Size) copy->n++ * width,
-				   slot ? slot : reader_slot(copy->reader, stored), width);
+		if (copy->out != NULL && slot != NULL)
+			memcpy(copy->out + (Size) copy->n++ * width, slot, width);
+		else if (copy->out != NULL)
+			reader_slot_into(copy->reader, stored, copy->out + (Size) copy->n++ * width);
 		else if (!copy->reader->any_marks || !bp_has_dead_mark(leaf, stored))
 			copy->tids[copy->n++] = bp_stored_entry_tid(leaf, stored);
 	}

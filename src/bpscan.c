@@ -59,6 +59,8 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	so->tuple_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										  "bpindex scan tuples",
 										  ALLOCSET_SMALL_SIZES);
+	so->formed = NULL;
+	so->formed_slot = NULL;
 	so->keys_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										 "bpindex scan keys",
 										 ALLOCSET_SMALL_SIZES);
@@ -300,9 +302,25 @@ form_keyed_tuple(const BpSlotDesc *desc, const char *slot, IndexTuple buf)
 }
 
 /*
+ * Do two slots of an index without keys hold the same values (their null
+ * bits and column bytes; their heap TIDs and dead bits aside)?
+ */
+static bool
+same_values(const BpSlotDesc *desc, const char *a, const char *b)
+{
+	uint16		flags = (uint16) ~(BP_TID_OFFSET_MASK | BP_TID_DEAD_BIT) & 0xFFFF;
+
+	return (((const ItemPointerData *) a)->ip_posid & flags) ==
+		(((const ItemPointerData *) b)->ip_posid & flags) &&
+		memcmp(a + sizeof(ItemPointerData), b + sizeof(ItemPointerData),
+			   desc->width - sizeof(ItemPointerData)) == 0;
+}
+
+/*
  * Form the index tuple of slot for an index-only scan.  Entries without
  * NULLs of fixed-length columns are copied into the scan's tuple buffer,
- * as are those with keys; others go through index_form_tuple.
+ * as are those with keys; others go through index_form_tuple, once for a
+ * run of entries with the same values.
  */
 static IndexTuple
 form_entry_tuple(IndexScanDesc scan, const char *slot)
@@ -329,10 +347,23 @@ form_entry_tuple(IndexScanDesc scan, const char *slot)
 				   slot + desc->att_offset[i], desc->att_len[i]);
 		return itup;
 	}
+	if (so->formed != NULL && same_values(desc, slot, so->formed_slot))
+	{
+		/* a run of equal entries with NULLs (IS NULL): one tuple */
+		so->formed->t_tid = bp_slot_tid(slot);
+		return so->formed;
+	}
 	old = MemoryContextSwitchTo(so->tuple_cxt);
 	MemoryContextReset(so->tuple_cxt);
+	so->formed = NULL;
 	bp_slot_deform(desc, slot, values, isnull);
 	itup = index_form_tuple(scan->xs_itupdesc, values, isnull);
+	if (!desc->has_keys)
+	{
+		so->formed = itup;
+		so->formed_slot = palloc(desc->width);
+		memcpy(so->formed_slot, slot, desc->width);
+	}
 	MemoryContextSwitchTo(old);
 	return itup;
 }

@@ -92,6 +92,8 @@ typedef struct BpScanOpaqueData
 	int			killed_capacity;
 	MemoryContext scan_cxt;		/* where the scan's state lives */
 	MemoryContext tuple_cxt;	/* index tuples with NULLs */
+	IndexTuple	formed;			/* the last of those (no keys), in tuple_cxt */
+	char	   *formed_slot;	/* the slot it was formed of, in tuple_cxt */
 	MemoryContext keys_cxt;		/* array elements, reset by each rescan */
 } BpScanOpaqueData;
 

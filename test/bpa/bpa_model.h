@@ -1747,6 +1747,21 @@ bm_do_sort_slots(BmEngine *e, BmSource *s, int n)
 			ok = bm_fail("bpa_sort_slots(%d): output %d (%s) is not an input slot",
 						 n, i, bm_slot_str(e->width, arr + (size_t) i * e->width));
 	}
+	/* sorted input stays as it is; with its last two slots swapped, it sorts */
+	if (ok && n >= 2)
+	{
+		memcpy(in, arr, bytes);
+		bpa_sort_slots(arr, n, e->width, bm_cmp, &e->cmparg);
+		if (memcmp(in, arr, bytes) != 0)
+			ok = bm_fail("bpa_sort_slots(%d) changed sorted input", n);
+		memcpy(arr + (size_t) (n - 2) * e->width, in + (size_t) (n - 1) * e->width, e->width);
+		memcpy(arr + (size_t) (n - 1) * e->width, in + (size_t) (n - 2) * e->width, e->width);
+		bpa_sort_slots(arr, n, e->width, bm_cmp, &e->cmparg);
+		for (i = 1; ok && i < n; i++)
+			if (bm_cmp(arr + (size_t) (i - 1) * e->width, arr + (size_t) i * e->width,
+					   &e->cmparg) > 0)
+				ok = bm_fail("bpa_sort_slots(%d) did not sort a swapped pair", n);
+	}
 	free(in);
 	bm_gfree(arr);
 	free(used);
