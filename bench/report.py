@@ -548,6 +548,44 @@ def retention_section(bench_dir):
     return L + [""]
 
 
+def app_section(bench_dir):
+    """The committed runs of bench/app.sh: the ratio of each shape per version, the plot."""
+    lines, command, when = committed_run(bench_dir, "app_results.txt")
+    if lines is None:
+        return []
+    versions = []
+    ratios = {}
+    version = None
+    for line in lines:
+        if line.startswith("## PostgreSQL "):
+            version = line.split()[-1]
+            versions.append(version)
+            continue
+        fields = [x.strip() for x in line.split("|")]
+        if version is None or len(fields) != 6 or fields[0] == "shape":
+            continue
+        ratios.setdefault(fields[0], {})[version] = fields[3]
+    runs = "; ".join(line[2:] for line in lines if line.startswith("# run: "))
+    L = ["## Application shapes", "",
+         "`bash bench/app.sh [--pg 18]` (" + runs.replace("run: ", "") + "): an application "
+         "schema (customers, orders, events, a job queue) with every index a btree, and the same "
+         "with every index a bpindex, in one cluster, alternating, medians of 7 and their spreads "
+         "in [app_results.txt](app_results.txt); ANALYSIS.md (\"Application shapes\") profiles the "
+         "rows above 1. Ratios bpindex/btree in time (the queue: btree's transactions per second "
+         "over bpindex's; the churn: bpindex's growth over btree's): below 1, bpindex is ahead.", "",
+         "| shape | " + " | ".join(f"PostgreSQL {v}" for v in versions) + " |",
+         "|---|" + "---:|" * len(versions)]
+    for shape, by_version in ratios.items():
+        L.append(f"| {shape} | " + " | ".join(by_version.get(v, "-") for v in versions) + " |")
+    missed = [shape for shape, by_version in ratios.items()
+              if any(float(r) > 1.05 for r in by_version.values() if r not in ("-", ""))]
+    L += ["", "- target (every shape at most 1.05): " +
+          ("met" if not missed else "missed by " + ", ".join(missed))]
+    if os.path.exists(os.path.join(bench_dir, "app.png")):
+        L += ["", "![bpindex / btree per application shape](app.png)"]
+    return L + [""]
+
+
 def markdown(rows, none_rates, run, pg, pngs, explanations=(), history=(), bench_dir="."):
     m = run["machine"]
     st = pg["settings"]
@@ -621,6 +659,7 @@ def markdown(rows, none_rates, run, pg, pngs, explanations=(), history=(), bench
     L += history_table(rows, history, run)
     L += size_section(bench_dir)
     L += retention_section(bench_dir)
+    L += app_section(bench_dir)
     if not pg["version"].startswith("PostgreSQL 18"):
         L += pg18_section(bench_dir)
 

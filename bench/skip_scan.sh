@@ -3,7 +3,7 @@
 # b = c on an index on (a, b) with 10, 100 and 10,000 values of a, and the
 # IN-list (5 values) and range (100 values) forms of it, each with the
 # plan the planner chooses and with the index forced (no sequential or
-# bitmap scan).  Times are the best of five executions (EXPLAIN ANALYZE's
+# bitmap scan).  Times are the best of eleven executions (EXPLAIN ANALYZE's
 # execution time); the scan node and, on 18, the index searches are
 # printed beside them.
 #

@@ -3,7 +3,7 @@
 # PG* environment variables.  Argument: rows per table.
 set -euo pipefail
 ROWS=${1:-1000000}
-REPS=5
+REPS=11
 q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 
 q <<'SQL'
@@ -59,7 +59,7 @@ SQL
 				[ "$how" = planner ] || set_forced="SET enable_seqscan = off; SET enable_bitmapscan = off;"
 				read -r ms[$idx] node[$idx] searches[$idx] < <(q -F ' ' <<SQL | sed 's/Index Only Scan/Index-Only-Scan/; s/Index Scan/Index-Scan/; s/Bitmap Index Scan/Bitmap-Index-Scan/; s/Seq Scan/Seq-Scan/'
 $set_forced
-SELECT round(ms::numeric, 2), node, searches FROM skip_measure('SELECT * FROM sk_$idx WHERE $shape', $REPS);
+SELECT round(ms::numeric, 3), node, searches FROM skip_measure('SELECT * FROM sk_$idx WHERE $shape', $REPS);
 SQL
 )
 			done
