@@ -32,9 +32,11 @@ preload_bpindex($primary);
 $primary->append_conf('postgresql.conf', qq{
 wal_consistency_checking = 'bpindex'
 autovacuum = off
-# every bpindex record carries page images: keep the WAL a standby that
-# waits on a cursor has not received yet
-wal_keep_size = '1GB'
+# every bpindex record carries page images, and replay waits on cursors:
+# keep the WAL a standby that lags has yet to receive (a slot would also
+# keep the xmin that hot_standby_feedback reported, which VACUUM below
+# must not see)
+wal_keep_size = '2GB'
 });
 $primary->start;
 $primary->safe_psql('postgres', 'CREATE EXTENSION bpindex');
