@@ -32,7 +32,7 @@
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 
-/* Is index a bpindex index (real or hypothetical) with an orderable first column? */
+/* Is index a bpindex index (real or hypothetical), orderable? */
 static bool
 is_bpindex(const IndexOptInfo *index)
 {
@@ -141,15 +141,16 @@ add_bound_paths(PlannerInfo *root, RelOptInfo *rel, IndexOptInfo *index,
 	iclause->indexcols = NIL;
 	for (int i = 0; i < lengthof(dirs); i++)
 	{
-		List	   *pathkeys = truncate_useless_pathkeys(root, rel,
-														 build_index_pathkeys(root, index, dirs[i]));
+		List	   *pathkeys = build_index_pathkeys(root, index, dirs[i]);
+		IndexPath  *path;
 
+		pathkeys = truncate_useless_pathkeys(root, rel, pathkeys);
 		/* backward only when some ordering asks for it */
 		if (i > 0 && pathkeys == NIL)
 			continue;
-		add_path(rel, (Path *) create_index_path(root, index, list_make1(iclause),
-												 NIL, NIL, pathkeys, dirs[i],
-												 false, NULL, 1.0, false));
+		path = create_index_path(root, index, list_make1(iclause), NIL, NIL,
+								 pathkeys, dirs[i], false, NULL, 1.0, false);
+		add_path(rel, (Path *) path);
 	}
 }
 
