@@ -156,7 +156,7 @@ add_bound_paths(PlannerInfo *root, RelOptInfo *rel, IndexOptInfo *index,
 
 /*
  * set_rel_pathlist_hook: paths of bpindex indexes for the row comparisons
- * among a base relation's restrictions.
+ * among the restrictions of a table or a partition.
  */
 static void
 bp_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
@@ -166,8 +166,10 @@ bp_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 
 	if (prev_set_rel_pathlist_hook)
 		prev_set_rel_pathlist_hook(root, rel, rti, rte);
-	if (rel->reloptkind != RELOPT_BASEREL || rte->rtekind != RTE_RELATION ||
-		!enable_indexscan)
+	/* a table, or a partition or child of one (which have indexes) */
+	if ((rel->reloptkind != RELOPT_BASEREL &&
+		 rel->reloptkind != RELOPT_OTHER_MEMBER_REL) ||
+		rte->rtekind != RTE_RELATION || !enable_indexscan)
 		return;
 	foreach(lc, rel->indexlist)
 	{
