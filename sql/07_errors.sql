@@ -120,8 +120,7 @@ SELECT p.name, pg_index_has_property('t_def_asc'::regclass, p.name)
 FROM unnest(ARRAY['clusterable', 'index_scan', 'bitmap_scan', 'backward_scan'])
      WITH ORDINALITY AS p(name, n)
 ORDER BY p.n;
--- every property answer equals btree's for the same columns, but for what
--- bpindex does not do: unique indexes
+-- every property answer equals btree's for the same columns
 CREATE INDEX t_def_bt ON t_def USING btree (a, b);
 SELECT level, name, btree, bpindex
 FROM (SELECT 'column ' || c AS level, p AS name,
@@ -219,8 +218,6 @@ SELECT * FROM bp_failures('fixed');
 SELECT format('CREATE INDEX t_name_wide ON t_name USING bpindex (%s)',
               string_agg(format('((n || %L)::name) name_test_ops', i), ', '))
 FROM generate_series(1, 32) i \gexec
--- UNIQUE is not supported by the access method
-CREATE UNIQUE INDEX ON t_def USING bpindex (a);
 -- fillfactor must be from 10 to 100
 CREATE INDEX ON t_def USING bpindex (a) WITH (fillfactor = 5);
 CREATE INDEX ON t_def USING bpindex (a) WITH (fillfactor = 101);

@@ -136,7 +136,6 @@ SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex ((
 SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo_text USING bpindex (code) INCLUDE (email)');
 SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (k8) WITH (fillfactor = 5)');
 SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (nosuchcolumn)');
-SELECT * FROM bpindex_hypo_create_index('CREATE UNIQUE INDEX ON t_hypo USING bpindex (k8)');
 SELECT * FROM bpindex_hypo_create_index('SELECT 1');
 SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON no_such_table USING bpindex (k8)');
 SELECT * FROM bpindex_hypo_create_index('CREATE INDEX ON t_hypo USING bpindex (ctid)');

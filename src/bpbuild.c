@@ -37,6 +37,7 @@
 #include "bppage.h"
 #include "bpslot.h"
 #include "bpstate.h"
+#include "bpunique.h"
 #include "bpxlog.h"
 
 /* (pivot, child) pairs of one level, waiting to get a parent. */
@@ -52,6 +53,7 @@ typedef struct BpLevelItems
 typedef struct BpBuildState
 {
 	Relation	index;
+	Relation	heap;
 	BpSlotDesc	desc;
 	BpaLayout	layout;			/* of a plain leaf, for the metapage */
 	BpOptions	options;
@@ -431,12 +433,17 @@ flush_last_leaf(BpBuildState *state)
 	}
 }
 
-/* Read the sorted entries back and fill the leaves. */
+/*
+ * Read the sorted entries back and fill the leaves; in a unique index, no
+ * two live rows may share a key.
+ */
 static void
 load_leaves(BpBuildState *state)
 {
 	char	   *entry = palloc(state->desc.width);
 	int64		done = 0;
+	bool		unique = state->index->rd_index->indisunique;
+	BpUniqueBuild unique_check;
 
 	state->leaf_items = palloc((Size) (BLCKSZ / 2 + 1) * state->desc.width);
 	state->lowkey = palloc0(state->desc.width);
@@ -447,13 +454,20 @@ load_leaves(BpBuildState *state)
 											 "bpindex build downlink keys",
 											 ALLOCSET_DEFAULT_SIZES);
 	bp_leaf_planner_start(&state->planner, &state->desc, &state->options);
+	if (unique)
+		bp_unique_build_start(&unique_check, state->index, state->heap,
+							  &state->desc);
 	while (bp_build_sort_next(state->sort, entry))
 	{
+		if (unique)
+			bp_unique_build_next(&unique_check, entry);
 		add_sorted_entry(state, entry);
 		if (++done % 10000 == 0)
 			pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, done);
 		CHECK_FOR_INTERRUPTS();
 	}
+	if (unique)
+		bp_unique_build_finish(&unique_check);
 	flush_last_leaf(state);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, done);
 	pfree(entry);
@@ -514,8 +528,11 @@ bp_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		elog(ERROR, "index \"%s\" already contains data",
 			 RelationGetRelationName(index));
 	bp_xlog_require(index);
+	if (index->rd_index->indisunique)
+		bp_unique_refuse_if_unsupported(RelationGetRelationName(index));
 
 	state.index = index;
+	state.heap = heap;
 	state.options = bp_index_options(index);
 	state.fillfactor = state.options.fillfactor;
 	choose_layout(index, &state.desc, &state.layout, &state.internal_capacity);

@@ -128,6 +128,17 @@ bp_translate_cmptype(CompareType cmptype, Oid opfamily)
 #endif
 
 /*
+ * Unique indexes: 18's INSERT ... ON CONFLICT takes an arbiter of any
+ * access method with an equality strategy; 15's takes btree only and
+ * raises an internal error for another, so there bpindex refuses them.
+ */
+#if PG_VERSION_NUM >= 180000
+#define bp_unique_indexes_supported true
+#else
+#define bp_unique_indexes_supported false
+#endif
+
+/*
  * The access method's part of a parallel index scan's shared state: 18
  * renamed ps_offset to ps_offset_am (17 added the instrumentation's).
  */

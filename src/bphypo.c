@@ -61,6 +61,7 @@
 #include "bpoptions.h"
 #include "bpslot.h"
 #include "bpstate.h"
+#include "bpunique.h"
 
 PG_FUNCTION_INFO_V1(bpindex_hypo_create_index);
 PG_FUNCTION_INFO_V1(bpindex_hypo_list_indexes);
@@ -85,6 +86,7 @@ typedef struct HypoIndex
 	bool		reverse[INDEX_MAX_KEYS];	/* DESC */
 	bool		nulls_first[INDEX_MAX_KEYS];
 	List	   *predicate;		/* implicit-AND, Vars of varno 1 */
+	bool		unique;
 	int16		attlen[INDEX_MAX_KEYS];
 	bool		keyed;			/* has a variable-length key column */
 	uint16		slot_width;
@@ -217,9 +219,7 @@ check_index_stmt(IndexStmt *stmt, Relation heap)
 						RelationGetRelationName(heap)),
 				 errdetail("Hypothetical bpindex indexes are created on tables and materialized views, not on partitioned tables.")));
 	if (stmt->unique)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("access method \"bpindex\" does not support unique indexes")));
+		bp_unique_refuse_if_unsupported(stmt->idxname);
 	if (list_length(stmt->indexParams) +
 		list_length(stmt->indexIncludingParams) > INDEX_MAX_KEYS)
 		ereport(ERROR,
@@ -423,6 +423,7 @@ make_hypo(IndexStmt *stmt, const char *sql)
 	hypo->slot_width = bp_slot_layout(hypo->natts, lengths, byvals, aligns,
 									  NULL);
 	hypo->predicate = index_predicate(stmt->whereClause);
+	hypo->unique = stmt->unique;
 	hypo->name = hypo_name(hypo, stmt, heap);
 	bp_layout_for_options(&hypo->options, hypo->natts, hypo->slot_width,
 						  hypo->name, &hypo->layout);
@@ -919,6 +920,8 @@ index_opt_info(PlannerInfo *root, RelOptInfo *rel, HypoIndex *hypo, Oid amoid)
 		info->sortopfamily = NULL;	/* not orderable */
 	info->relam = amoid;
 	info->indpred = copyObject(hypo->predicate);
+	info->unique = hypo->unique;
+	info->immediate = true;
 	if (info->indpred != NIL && rel->relid != 1)
 		ChangeVarNodes((Node *) info->indpred, 1, rel->relid, 0);
 	info->indextlist = index_tlist(hypo, rel->relid);

@@ -41,6 +41,7 @@
 #include "bpsearch.h"
 #include "bpslot.h"
 #include "bpstate.h"
+#include "bpunique.h"
 #include "bpxlog.h"
 
 /* Bottom-up deletions at most before a leaf splits under an update. */
@@ -898,10 +899,44 @@ insert_into_leaf(Relation index, Relation heap, BpIndexState *state,
 }
 
 /*
- * Insert one slot: find its leaf, insert, split when full; unless the
- * update that inserts it left its key unchanged (unchanged) and removing
- * the old versions of rows from the leaf makes room (bottom-up deletion).
+ * Insert slot into its exclusively locked leaf in buf: insert, split when
+ * full; unless the update that inserts it left its key unchanged
+ * (unchanged) and removing the old versions of rows from the leaf makes
+ * room (bottom-up deletion).  Releases buf; false if the slot is not in
+ * yet (a split finished or made without it) and its leaf must be found
+ * again.
  */
+static bool
+insert_at_leaf(Relation index, Relation heap, BpIndexState *state,
+			   Buffer buf, const char *slot, bool unchanged)
+{
+	BpLeafInsertResult result;
+
+	if (BpPageGetOpaque(BufferGetPage(buf))->flags & BP_INCOMPLETE_SPLIT)
+	{
+		finish_split(index, buf);
+		return false;
+	}
+	/* a serializable transaction that read this leaf conflicts */
+	CheckForSerializableConflictIn(index, NULL, BufferGetBlockNumber(buf));
+	result = insert_into_leaf(index, heap, state, buf, slot, unchanged);
+	/* a wider code for a new TID may need more room than one pass made */
+	for (int pass = 0; result != BP_LEAF_INSERTED && unchanged &&
+		 heap != NULL && pass < BOTTOM_UP_PASSES; pass++)
+	{
+		if (!bp_remove_old_versions(index, heap, buf, slot))
+			break;
+		result = insert_into_leaf(index, heap, state, buf, slot, unchanged);
+	}
+	/* a split without slot has it inserted again */
+	if (result != BP_LEAF_INSERTED)
+		return split_leaf(index, state, buf, slot);
+	state->cached_leaf = BufferGetBlockNumber(buf);
+	UnlockReleaseBuffer(buf);
+	return true;
+}
+
+/* Insert one slot: find its leaf and insert it there. */
 static void
 insert_slot(Relation index, Relation heap, BpIndexState *state,
 			const char *slot, bool unchanged)
@@ -911,37 +946,74 @@ insert_slot(Relation index, Relation heap, BpIndexState *state,
 	for (;;)
 	{
 		Buffer		buf = cached_leaf(index, state, slot);
-		BpLeafInsertResult result;
 
 		if (!BufferIsValid(buf))
 			buf = bp_descend(index, bp_pivot_at_or_before, &target,
 							 BUFFER_LOCK_EXCLUSIVE);
-		if (BpPageGetOpaque(BufferGetPage(buf))->flags & BP_INCOMPLETE_SPLIT)
+		if (insert_at_leaf(index, heap, state, buf, slot, unchanged))
+			return;
+	}
+}
+
+/*
+ * Insert one slot into a unique index (bpunique.c): under the exclusive
+ * lock of the first leaf that can hold its key, check the key's entries
+ * and insert.  Waits for a transaction in progress that wrote the key and
+ * checks again; reports a live row's key as a violation, or with
+ * UNIQUE_CHECK_PARTIAL (ON CONFLICT) returns false and inserts anyway.
+ * UNIQUE_CHECK_EXISTING (a deferred check) only checks.
+ */
+static bool
+insert_unique(Relation index, Relation heap, BpIndexState *state,
+			  const char *slot, IndexUniqueCheck mode, bool unchanged,
+			  Datum *values, bool *isnull)
+{
+	BpSlotBound key = {&state->desc, slot};
+	BpUniqueCheck check = {index, heap, slot, mode};
+
+	for (;;)
+	{
+		Buffer		first = bp_descend(index, bp_unique_first_leaf_step, &key,
+									   BUFFER_LOCK_EXCLUSIVE);
+		BpUniqueVerdict verdict;
+		bool		inserted;
+
+		if (BpPageGetOpaque(BufferGetPage(first))->flags & BP_INCOMPLETE_SPLIT)
 		{
-			finish_split(index, buf);
+			finish_split(index, first);
 			continue;
 		}
-		/* a serializable transaction that read this leaf conflicts */
-		CheckForSerializableConflictIn(index, NULL, BufferGetBlockNumber(buf));
-		result = insert_into_leaf(index, heap, state, buf, slot, unchanged);
-		/* a wider code for a new TID may need more room than one pass made */
-		for (int pass = 0; result != BP_LEAF_INSERTED && unchanged &&
-			 heap != NULL && pass < BOTTOM_UP_PASSES; pass++)
+		verdict = bp_unique_check(&check, first);
+		if (verdict == BP_UNIQUE_WAIT)
 		{
-			if (!bp_remove_old_versions(index, heap, buf, slot))
-				break;
-			result = insert_into_leaf(index, heap, state, buf, slot, unchanged);
-		}
-		if (result != BP_LEAF_INSERTED)
-		{
-			/* a split without slot has it inserted again */
-			if (split_leaf(index, state, buf, slot))
-				return;
+			UnlockReleaseBuffer(first);
+			bp_unique_wait(&check);
 			continue;
 		}
-		state->cached_leaf = BufferGetBlockNumber(buf);
-		UnlockReleaseBuffer(buf);
-		return;
+		if (verdict == BP_UNIQUE_TAKEN && mode != UNIQUE_CHECK_PARTIAL)
+		{
+			UnlockReleaseBuffer(first);
+			bp_unique_report_violation(index, heap, values, isnull);
+		}
+		if (verdict == BP_UNIQUE_TAKEN || mode == UNIQUE_CHECK_EXISTING)
+		{
+			if (BufferIsValid(check.target) && check.target != first)
+				UnlockReleaseBuffer(check.target);
+			UnlockReleaseBuffer(first);
+			if (mode == UNIQUE_CHECK_EXISTING && !check.found_self)
+				elog(ERROR, "failed to re-find tuple within index \"%s\"",
+					 RelationGetRelationName(index));
+			if (verdict == BP_UNIQUE_TAKEN)
+				insert_slot(index, heap, state, slot, unchanged);
+			return verdict == BP_UNIQUE_FREE;
+		}
+		/* the first leaf stays locked until the entry is in */
+		inserted = insert_at_leaf(index, heap, state, check.target, slot,
+								  unchanged);
+		if (check.target != first)
+			UnlockReleaseBuffer(first);
+		if (inserted)
+			return true;
 	}
 }
 
@@ -955,6 +1027,7 @@ bp_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	MemoryContext cxt = NULL;
 	MemoryContext old = CurrentMemoryContext;
 	char	   *slot;
+	bool		unique = true;
 
 	bp_xlog_require(index);
 	/* detoasted keys, and keys a split or re-encoding rebuilds whole */
@@ -966,11 +1039,15 @@ bp_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	}
 	slot = palloc(state->desc.width);
 	bp_form_slot(&state->desc, slot, values, isnull, ht_ctid);
-	insert_slot(index, heapRel, state, slot, indexUnchanged);
+	if (checkUnique != UNIQUE_CHECK_NO && bp_unique_applies(index, isnull))
+		unique = insert_unique(index, heapRel, state, slot, checkUnique,
+							   indexUnchanged, values, isnull);
+	else if (checkUnique != UNIQUE_CHECK_EXISTING)
+		insert_slot(index, heapRel, state, slot, indexUnchanged);
 	MemoryContextSwitchTo(old);
 	if (cxt)
 		MemoryContextDelete(cxt);
 	else
 		pfree(slot);
-	return false;
+	return unique;
 }
