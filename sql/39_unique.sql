@@ -169,6 +169,28 @@ SELECT * FROM bp_queries('unique, versions', ARRAY[
     'select k from uq_versions where k between 95 and 105 order by k'
 ]);
 
+-- a unique bpindex index can be a table's replica identity; PRIMARY KEY
+-- and UNIQUE constraints stay btree's (PostgreSQL's rule)
+CREATE TABLE uq_ri (k int8 NOT NULL, v text);
+CREATE UNIQUE INDEX uq_ri_k ON uq_ri USING bpindex (k);
+ALTER TABLE uq_ri REPLICA IDENTITY USING INDEX uq_ri_k;
+SELECT relreplident FROM pg_class WHERE relname = 'uq_ri';
+ALTER TABLE uq_ri ADD CONSTRAINT uq_ri_pk PRIMARY KEY USING INDEX uq_ri_k;
+DROP TABLE uq_ri;
+
+-- a partitioned table's unique index (on the partition key) holds in
+-- every partition, and is an ON CONFLICT arbiter
+CREATE TABLE uq_part (k int8, v text) PARTITION BY RANGE (k);
+CREATE TABLE uq_part_1 PARTITION OF uq_part FOR VALUES FROM (0) TO (1000);
+CREATE TABLE uq_part_2 PARTITION OF uq_part FOR VALUES FROM (1000) TO (2000);
+CREATE UNIQUE INDEX uq_part_k ON uq_part USING bpindex (k);
+INSERT INTO uq_part SELECT g, 'v' FROM generate_series(0, 1999) g;
+INSERT INTO uq_part VALUES (1500, 'dup');
+INSERT INTO uq_part VALUES (1500, 'dup'), (2, 'dup')
+ON CONFLICT (k) DO UPDATE SET v = 'upserted' RETURNING *;
+SELECT count(*), count(DISTINCT k) FROM uq_part;
+DROP TABLE uq_part;
+
 -- hypothetical unique indexes: the planner removes a left join to a
 -- hypothetical unique index's key too
 EXPLAIN (COSTS OFF) SELECT x.id FROM uq x LEFT JOIN uq_ref r ON r.ref = x.id;
