@@ -71,10 +71,12 @@ new_page(Relation index)
 
 /*
  * The leaf of this backend's previous insert, locked exclusively, if the
- * slot still belongs there; else InvalidBuffer.
+ * slot still belongs there (with first_of_key, if it is also the first
+ * leaf that can hold the slot's key); else InvalidBuffer.
  */
 static Buffer
-cached_leaf(Relation index, BpIndexState *state, const char *slot)
+cached_leaf(Relation index, BpIndexState *state, const char *slot,
+			bool first_of_key)
 {
 	Buffer		buf;
 	Page		page;
@@ -86,7 +88,8 @@ cached_leaf(Relation index, BpIndexState *state, const char *slot)
 	page = BufferGetPage(buf);
 	flags = BpPageGetOpaque(page)->flags;
 	if ((flags & BP_LEAF) && !(flags & (BP_INCOMPLETE_SPLIT | BP_DELETED)) &&
-		bp_slot_within_fences(page, &state->desc, slot))
+		bp_slot_within_fences(page, &state->desc, slot) &&
+		(!first_of_key || bp_unique_leaf_is_first(&state->desc, page, slot)))
 		return buf;
 	UnlockReleaseBuffer(buf);
 	return InvalidBuffer;
@@ -945,7 +948,7 @@ insert_slot(Relation index, Relation heap, BpIndexState *state,
 
 	for (;;)
 	{
-		Buffer		buf = cached_leaf(index, state, slot);
+		Buffer		buf = cached_leaf(index, state, slot, false);
 
 		if (!BufferIsValid(buf))
 			buf = bp_descend(index, bp_pivot_at_or_before, &target,
@@ -973,10 +976,13 @@ insert_unique(Relation index, Relation heap, BpIndexState *state,
 
 	for (;;)
 	{
-		Buffer		first = bp_descend(index, bp_unique_first_leaf_step, &key,
-									   BUFFER_LOCK_EXCLUSIVE);
+		Buffer		first = cached_leaf(index, state, slot, true);
 		BpUniqueVerdict verdict;
 		bool		inserted;
+
+		if (!BufferIsValid(first))
+			first = bp_descend(index, bp_unique_first_leaf_step, &key,
+							   BUFFER_LOCK_EXCLUSIVE);
 
 		if (BpPageGetOpaque(BufferGetPage(first))->flags & BP_INCOMPLETE_SPLIT)
 		{

@@ -63,6 +63,20 @@ bp_unique_first_leaf_step(const void *slot, void *arg)
 	return bp_compare_slot_keys(bound->desc, slot, bound->key) < 0;
 }
 
+/*
+ * Is the leaf, whose fences hold slot, the first leaf that can hold slot's
+ * key: its low key (if any) below the key, whatever the TIDs?
+ */
+bool
+bp_unique_leaf_is_first(const BpSlotDesc *desc, Page page, const char *slot)
+{
+	char		fence[BP_MAX_SLOT_WIDTH];
+
+	return !(BpPageGetOpaque(page)->flags & BP_HAS_LOW) ||
+		bp_compare_slot_keys(desc, bp_page_fence(desc, page, false, fence),
+							 slot) < 0;
+}
+
 /* bp_leaf_sorted's start: entries whose keys are below the bound's. */
 static bool
 keys_below(const void *slot, void *arg)
@@ -124,12 +138,17 @@ check_leaf(BpUniqueCheck *check, Buffer buf)
 	ItemPointerData own = bp_slot_tid(check->slot);
 	BpUniqueVerdict verdict = BP_UNIQUE_FREE;
 	BpLeaf		leaf;
+	char		nearest[BP_MAX_SLOT_WIDTH];
 	char	   *entries;
 	int			n;
 
 	bp_leaf_open(&leaf, BufferGetPage(buf), &state->desc);
 	n = bp_leaf_count(&leaf);
 	if (n == 0)
+		return BP_UNIQUE_FREE;
+	/* the usual case, no entry of the key, reads the log and one block */
+	if (!bp_leaf_nearest(&leaf, keys_below, &bound, true, nearest, &state->work) ||
+		bp_compare_slot_keys(&state->desc, nearest, check->slot) != 0)
 		return BP_UNIQUE_FREE;
 	entries = palloc((Size) n * state->desc.width);
 	n = bp_leaf_sorted(&leaf, keys_below, keys_above, &bound, true, entries,

@@ -53,6 +53,8 @@ typedef struct BpUniqueBuild
 
 extern bool bp_unique_applies(Relation index, const bool *isnull);
 extern bool bp_unique_first_leaf_step(const void *slot, void *arg);
+extern bool bp_unique_leaf_is_first(const BpSlotDesc *desc, Page page,
+									const char *slot);
 extern BpUniqueVerdict bp_unique_check(BpUniqueCheck *check, Buffer first);
 extern void bp_unique_wait(BpUniqueCheck *check);
 extern void bp_unique_report_violation(Relation index, Relation heap,
