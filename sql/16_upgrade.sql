@@ -112,6 +112,33 @@ INSERT INTO up_t SELECT i FROM generate_series(3001, 4000) i;
 SELECT bpindex_check('up_t_bp', true);
 DROP TABLE up_types;
 DROP TYPE up_mood;
+-- 1.8: btree's pattern operator classes (before the update there is none),
+-- and a bpindex class for every btree class, by name
+CREATE TABLE up_pat (s text, c char(8));
+INSERT INTO up_pat SELECT 'w' || i, 'w' || (i % 100) FROM generate_series(1, 3000) i;
+CREATE INDEX up_pat_bp ON up_pat USING bpindex (s text_pattern_ops);
+ALTER EXTENSION bpindex UPDATE TO '1.8';
+SELECT extversion FROM pg_extension WHERE extname = 'bpindex';
+SELECT bt.opcname FROM pg_opclass bt
+WHERE bt.opcmethod = (SELECT oid FROM pg_am WHERE amname = 'btree')
+  AND NOT EXISTS (SELECT FROM pg_opclass bp
+                  WHERE bp.opcmethod = (SELECT oid FROM pg_am WHERE amname = 'bpindex')
+                    AND bp.opcname = bt.opcname)
+ORDER BY 1;
+SELECT opcname, amvalidate(oid) FROM pg_opclass
+WHERE opcmethod = (SELECT oid FROM pg_am WHERE amname = 'bpindex') AND opcname LIKE '%pattern%'
+ORDER BY 1;
+CREATE INDEX up_pat_bp ON up_pat USING bpindex (s text_pattern_ops);
+CREATE INDEX up_pat_c ON up_pat USING bpindex (c bpchar_pattern_ops);
+SELECT bpindex_check('up_pat_bp', true), bpindex_check('up_pat_c', true);
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM up_pat WHERE s LIKE 'w12%';
+SELECT count(*) FROM up_pat WHERE s LIKE 'w12%';
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+SELECT count(*) FROM up_pat WHERE s LIKE 'w12%';
+DROP TABLE up_pat;
 -- the update scripts are the only way to 1.2 from 1.0, and a fresh install
 -- reaches the same objects
 SELECT version, installed FROM pg_available_extension_versions

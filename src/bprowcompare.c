@@ -9,13 +9,15 @@
  *	  directions) whose index condition is the bound the comparison implies
  *	  on that column (a >= x), derived from it as a lossy index clause: the
  *	  row comparison itself stays a filter, and the relation's row estimate
- *	  is the one the planner made from it.
+ *	  is the one the planner made from it.  The same hook gives LIKE
+ *	  'prefix%' on a column of a pattern operator class its bounds.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/stratnum.h"
+#include "access/sysattr.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -28,6 +30,7 @@
 
 #include "bpcompat.h"
 #include "bpcost.h"
+#include "bplikeprefix.h"
 #include "bprowcompare.h"
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
@@ -123,19 +126,44 @@ leading_bound(PlannerInfo *root, RestrictInfo *rinfo, IndexOptInfo *index)
 }
 
 /*
- * Add index paths of index, forward and backward, whose only index clause
- * is the bound on its first column derived from the row comparison of
- * rinfo.
+ * Can an index-only scan of index answer for rel: does it return every
+ * column the query reads of rel (its output and its restrictions)?
+ */
+static bool
+index_only_possible(RelOptInfo *rel, IndexOptInfo *index)
+{
+	Bitmapset  *needed = NULL;
+	Bitmapset  *returned = NULL;
+	ListCell   *lc;
+
+	if (!enable_indexonlyscan)
+		return false;
+	pull_varattnos((Node *) rel->reltarget->exprs, rel->relid, &needed);
+	foreach(lc, index->indrestrictinfo)
+		pull_varattnos((Node *) lfirst_node(RestrictInfo, lc)->clause,
+					   rel->relid, &needed);
+	for (int i = 0; i < index->ncolumns; i++)
+		if (index->indexkeys[i] != 0 && index->canreturn[i])
+			returned = bms_add_member(returned, index->indexkeys[i] -
+									  FirstLowInvalidHeapAttributeNumber);
+	return bms_is_subset(needed, returned);
+}
+
+/*
+ * Add index paths of index (index-only scans where they can be), forward
+ * and backward, whose only index clause is rinfo, lossy, through the
+ * bounds on its first column derived from it.
  */
 static void
 add_bound_paths(PlannerInfo *root, RelOptInfo *rel, IndexOptInfo *index,
-				RestrictInfo *rinfo, RestrictInfo *bound)
+				RestrictInfo *rinfo, List *bounds)
 {
 	IndexClause *iclause = makeNode(IndexClause);
 	ScanDirection dirs[] = {ForwardScanDirection, BackwardScanDirection};
+	bool		index_only = index_only_possible(rel, index);
 
 	iclause->rinfo = rinfo;
-	iclause->indexquals = list_make1(bound);
+	iclause->indexquals = bounds;
 	iclause->lossy = true;
 	iclause->indexcol = 0;
 	iclause->indexcols = NIL;
@@ -149,14 +177,16 @@ add_bound_paths(PlannerInfo *root, RelOptInfo *rel, IndexOptInfo *index,
 		if (i > 0 && pathkeys == NIL)
 			continue;
 		path = create_index_path(root, index, list_make1(iclause), NIL, NIL,
-								 pathkeys, dirs[i], false, NULL, 1.0, false);
+								 pathkeys, dirs[i], index_only, NULL, 1.0,
+								 false);
 		add_path(rel, (Path *) path);
 	}
 }
 
 /*
  * set_rel_pathlist_hook: paths of bpindex indexes for the row comparisons
- * among the restrictions of a table or a partition.
+ * and the LIKE prefixes (bplikeprefix.c) among the restrictions of a table
+ * or a partition.
  */
 static void
 bp_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
@@ -181,13 +211,21 @@ bp_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		foreach(rc, rel->baserestrictinfo)
 		{
 			RestrictInfo *rinfo = lfirst_node(RestrictInfo, rc);
-			RestrictInfo *bound;
+			List	   *bounds = NIL;
 
-			if (!IsA(rinfo->clause, RowCompareExpr) || rinfo->pseudoconstant)
+			if (rinfo->pseudoconstant)
 				continue;
-			bound = leading_bound(root, rinfo, index);
-			if (bound != NULL)
-				add_bound_paths(root, rel, index, rinfo, bound);
+			if (IsA(rinfo->clause, RowCompareExpr))
+			{
+				RestrictInfo *bound = leading_bound(root, rinfo, index);
+
+				if (bound != NULL)
+					bounds = list_make1(bound);
+			}
+			else
+				bounds = bp_like_prefix_bounds(root, rinfo, index);
+			if (bounds != NIL)
+				add_bound_paths(root, rel, index, rinfo, bounds);
 		}
 	}
 }

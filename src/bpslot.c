@@ -122,15 +122,17 @@ init_itup_layout(BpSlotDesc *desc, const char *aligns)
 
 /*
  * Is the order of a variable-length key column with this comparison
- * function and collation bytewise: bytea, and text, varchar and bpchar
- * under a C collation?
+ * function and collation bytewise: bytea, text, varchar and bpchar under
+ * a C collation, and their pattern classes under any?
  */
 bool
 bp_key_order_bytewise(Oid proc, Oid collation)
 {
 	if (proc == F_BTTEXTCMP || proc == F_BPCHARCMP)
 		return bp_collation_is_c(collation);
-	return proc == F_BYTEACMP;
+	/* bytea, and the pattern classes under any collation */
+	return proc == F_BYTEACMP || proc == F_BTTEXT_PATTERN_CMP ||
+		proc == F_BTBPCHAR_PATTERN_CMP;
 }
 
 /*
@@ -225,9 +227,10 @@ init_key_column(Relation index, BpSlotDesc *desc, int att, int16 *length,
 	desc->key_plain[att] =
 		get_typstorage(TupleDescAttr(RelationGetDescr(index), att)->atttypid) ==
 		TYPSTORAGE_PLAIN;
-	desc->blank_padded[att] = proc == F_BPCHARCMP;
+	desc->blank_padded[att] = proc == F_BPCHARCMP || proc == F_BTBPCHAR_PATTERN_CMP;
 	/* collations are deterministic (bp_check_columns) */
-	desc->equal_bytes[att] = proc == F_BTTEXTCMP || proc == F_BYTEACMP;
+	desc->equal_bytes[att] = proc == F_BTTEXTCMP || proc == F_BYTEACMP ||
+		proc == F_BTTEXT_PATTERN_CMP;
 	desc->cmp_kind[att] = bytewise ? BP_CMP_PREFIX : BP_CMP_FMGR;
 	desc->key_order[att] = key_column_order(index, att, proc,
 											desc->collation[att]);

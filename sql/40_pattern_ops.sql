@@ -1,0 +1,133 @@
+--
+-- 40_pattern_ops: text_pattern_ops, varchar_pattern_ops and
+-- bpchar_pattern_ops order strings byte by byte under any collation, as
+-- btree's do.  LIKE 'prefix%' on such a column uses the index through the
+-- bounds of the pattern's fixed prefix (bpindex's planner hook derives
+-- them, PostgreSQL's planner does so for btree's pattern classes only), the
+-- LIKE staying a filter.  The columns take a libc collation other than "C"
+-- where the database has one (C.utf8 in a UTF8 database), else "C"; every
+-- result is compared with a sequential scan.
+--
+\set ECHO none
+\i sql/include/helpers.sql
+\set ECHO all
+SELECT coalesce((SELECT collname FROM pg_collation
+                 WHERE collname IN ('C.utf8', 'C.UTF-8') AND collprovider = 'c'
+                   AND collencoding IN (-1, (SELECT encoding FROM pg_database
+                                             WHERE datname = current_database()))
+                 ORDER BY collname LIMIT 1), 'C') AS coll \gset
+CREATE TABLE pt (s text COLLATE :"coll", v varchar(60) COLLATE :"coll",
+                 c char(16) COLLATE :"coll", n int4);
+INSERT INTO pt
+SELECT w, w, left(w, 16), i
+FROM (SELECT i, CASE WHEN i % 41 = 0 THEN NULL
+                     WHEN i % 7 = 0 THEN 'Item-' || (i % 300)
+                     WHEN i % 7 = 1 THEN 'item-' || lpad((i % 500)::text, 4, '0') || '-' || left(md5(i::text), 6)
+                     WHEN i % 7 = 2 THEN 'it' || chr(65 + i % 50) || (i % 97)
+                     WHEN i % 7 = 3 THEN 'a%b' || (i % 13)
+                     WHEN i % 7 = 4 THEN 'a_b\' || (i % 11)
+                     WHEN i % 7 = 5 THEN 'zz' || repeat('~', i % 5) || (i % 7)
+                     ELSE left(md5(i::text), 2 + i % 9) END AS w
+      FROM generate_series(1, 20000) i) d;
+INSERT INTO pt VALUES ('', '', '', 0), ('item', 'item', 'item', 0);
+CREATE INDEX pt_s ON pt USING bpindex (s text_pattern_ops);
+CREATE INDEX pt_v ON pt USING bpindex (v varchar_pattern_ops);
+CREATE INDEX pt_c ON pt USING bpindex (c bpchar_pattern_ops);
+VACUUM ANALYZE pt;
+SELECT bpindex_check('pt_s', true), bpindex_check('pt_v', true),
+       bpindex_check('pt_c', true);
+
+-- the bounds are the index condition, the LIKE a filter, as with btree
+EXPLAIN (COSTS OFF) SELECT s FROM pt WHERE s LIKE 'item-04%';
+EXPLAIN (COSTS OFF) SELECT v FROM pt WHERE v LIKE 'item-04%';
+EXPLAIN (COSTS OFF) SELECT c FROM pt WHERE c LIKE 'item-04%';
+EXPLAIN (COSTS OFF) SELECT s FROM pt WHERE s LIKE 'item';
+-- the pattern order is the index's: ORDER BY ... USING ~<~ needs no sort
+EXPLAIN (COSTS OFF) SELECT s FROM pt WHERE s ~>=~ 'item-04' ORDER BY s USING ~<~ LIMIT 5;
+-- no fixed prefix, no bound: no index path for the LIKE
+EXPLAIN (COSTS OFF) SELECT s FROM pt WHERE s LIKE '%item';
+
+-- each query through a bpindex index scan with an index condition, and
+-- with no index at all: the same rows
+CREATE FUNCTION lk_check(query text) RETURNS TABLE (query_text text, nrows bigint, via_index text)
+LANGUAGE plpgsql
+SET max_parallel_workers_per_gather = 0
+AS $$
+DECLARE
+    wrapper text := format('select count(*), string_agg(to_jsonb(x)::text, '' '' order by to_jsonb(x)::text) from (%s) x', query);
+    plan text := '';
+    line text;
+    n_idx bigint;
+    s_idx text;
+    n_seq bigint;
+    s_seq text;
+BEGIN
+    PERFORM set_config('enable_seqscan', 'off', true);
+    PERFORM set_config('enable_bitmapscan', 'off', true);
+    FOR line IN EXECUTE 'explain (costs off) ' || wrapper LOOP
+        plan := plan || line || E'\n';
+    END LOOP;
+    EXECUTE wrapper INTO n_idx, s_idx;
+    PERFORM set_config('enable_seqscan', 'on', true);
+    PERFORM set_config('enable_indexscan', 'off', true);
+    PERFORM set_config('enable_indexonlyscan', 'off', true);
+    EXECUTE wrapper INTO n_seq, s_seq;
+    PERFORM set_config('enable_indexscan', 'on', true);
+    PERFORM set_config('enable_indexonlyscan', 'on', true);
+    query_text := query;
+    nrows := n_seq;
+    via_index := CASE
+        WHEN plan !~ 'Index (Only )?Scan (Backward )?using pt_' OR plan !~ 'Index Cond: '
+            THEN 'unexpected plan: ' || plan
+        WHEN (n_idx, s_idx) IS DISTINCT FROM (n_seq, s_seq) THEN 'different rows'
+        ELSE 'ok' END;
+    RETURN NEXT;
+END $$;
+SELECT r.* FROM unnest(ARRAY[
+    'select s from pt where s like ''item-04%''',
+    'select s, n from pt where s like ''item-0%'' and n % 3 = 0',
+    'select s from pt where s like ''Item-1_''',
+    'select s from pt where s like ''item''',
+    'select s from pt where s like ''it%''',
+    'select s from pt where s like ''a\%b%''',
+    'select s from pt where s like ''a\_b\\%''',
+    'select s from pt where s like ''zz~~%''',
+    'select s from pt where s like ''~%''',
+    'select s from pt where s like ''item-04%'' order by s using ~<~',
+    'select s from pt where s like ''item-04%'' order by s using ~>~',
+    'select v from pt where v like ''item-04%''',
+    'select v from pt where v like ''Item%''',
+    'select c from pt where c like ''item-04%''',
+    'select c from pt where c like ''a\%b1%''',
+    'select s from pt where s ~>=~ ''item-04'' and s ~<~ ''item-05''',
+    'select s from pt where s = ''item'''
+]) q, lk_check(q) r;
+
+-- a text_ops index under the same collation serves LIKE only under "C"
+CREATE FUNCTION lk_plan(query text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    plan text := '';
+BEGIN
+    FOR line IN EXECUTE 'explain (costs off) ' || query LOOP
+        plan := plan || line || E'\n';
+    END LOOP;
+    RETURN plan;
+END $$;
+DROP INDEX pt_s;
+CREATE INDEX pt_s_plain ON pt USING bpindex (s);
+SET enable_seqscan = off;
+SELECT (lk_plan('select s from pt where s like ''item-04%''') ~ 'Index Cond')
+       = (:'coll' = 'C') AS text_ops_serves_like_only_under_c;
+RESET enable_seqscan;
+DROP INDEX pt_s_plain;
+
+-- inserts after the build, and the upper bound at the end of the byte
+-- range (a prefix of '~' and of the highest character)
+INSERT INTO pt SELECT 'item-04' || i, 'item-04' || i, 'item-04' || i, i FROM generate_series(1, 3000) i;
+SELECT bpindex_check('pt_v', true), bpindex_check('pt_c', true);
+SELECT r.* FROM unnest(ARRAY[
+    'select v from pt where v like ''item-04%''',
+    'select c from pt where c like ''item-04%''',
+    'select v from pt where v like ''zz~%'''
+]) q, lk_check(q) r;

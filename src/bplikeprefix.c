@@ -1,0 +1,180 @@
+/*-------------------------------------------------------------------------
+ *
+ * bplikeprefix.c
+ *	  LIKE 'prefix%' on a column of a pattern operator class
+ *	  (text_pattern_ops, varchar_pattern_ops, bpchar_pattern_ops), whose
+ *	  order is bytewise under any collation: the bounds the pattern's fixed
+ *	  prefix implies (col ~>=~ 'prefix' AND col ~<~ 'prefiy', or col =
+ *	  'prefix' for a pattern without wildcards).  PostgreSQL's planner
+ *	  derives them for btree's pattern classes only; bprowcompare.c's
+ *	  planner hook makes them lossy index clauses, the LIKE staying a
+ *	  filter.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/stratnum.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/paths.h"
+#include "optimizer/restrictinfo.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+
+#include "bplikeprefix.h"
+
+/* Is opfamily, for type, a pattern class's family: its >= compares bytes? */
+static bool
+pattern_family(Oid opfamily, Oid type)
+{
+	Oid			ge = get_opfamily_member(opfamily, type, type,
+										 BTGreaterEqualStrategyNumber);
+	RegProcedure proc;
+
+	if (!OidIsValid(ge))
+		return false;
+	proc = get_opcode(ge);
+	return proc == F_TEXT_PATTERN_GE || proc == F_BPCHAR_PATTERN_GE;
+}
+
+/*
+ * The fixed prefix of a LIKE pattern of len bytes (backslash escapes the
+ * next character): what comes before its first wildcard, and *exact if
+ * it has none.  NULL for a pattern that ends with its escape character,
+ * which LIKE refuses when it runs.
+ */
+static char *
+like_fixed_prefix(const char *pattern, int len, bool *exact)
+{
+	StringInfoData prefix;
+	int			i = 0;
+
+	initStringInfo(&prefix);
+	*exact = false;
+	while (i < len)
+	{
+		int			charlen;
+
+		if (pattern[i] == '%' || pattern[i] == '_')
+			return prefix.data;
+		if (pattern[i] == '\\' && ++i >= len)
+			return NULL;
+		charlen = pg_mblen(pattern + i);
+		appendBinaryStringInfo(&prefix, pattern + i, charlen);
+		i += charlen;
+	}
+	*exact = true;
+	return prefix.data;
+}
+
+/*
+ * The shortest string, byte by byte, above every string that starts with
+ * prefix: the prefix with its last character that can be incremented
+ * incremented, the characters after it dropped; NULL if none can be.
+ */
+static char *
+prefix_successor(const char *prefix)
+{
+	mbcharacter_incrementer increment = pg_database_encoding_character_incrementer();
+	int			len = strlen(prefix);
+	char	   *work = pstrdup(prefix);
+
+	while (len > 0)
+	{
+		int			start = pg_mbcliplen(work, len, len - 1);
+		int			charlen = len - start;
+		char		saved[MAX_MULTIBYTE_CHAR_LEN];
+
+		memcpy(saved, work + start, charlen);
+		if (increment((unsigned char *) work + start, charlen) &&
+			memcmp(work + start, saved, charlen) > 0)
+		{
+			work[start + charlen] = '\0';
+			return work;
+		}
+		len = start;
+	}
+	pfree(work);
+	return NULL;
+}
+
+/*
+ * The clause column op value, op the member of strategy of the index's
+ * first column's family, value a constant of the column's type.
+ */
+static RestrictInfo *
+bound_clause(PlannerInfo *root, IndexOptInfo *index, Node *column,
+			 StrategyNumber strategy, const char *value)
+{
+	Oid			type = index->opcintype[0];
+	Oid			opno = get_opfamily_member(index->opfamily[0], type, type,
+										   strategy);
+	Datum		datum;
+	Expr	   *clause;
+
+	if (type == BPCHAROID)
+		datum = DirectFunctionCall3(bpcharin, CStringGetDatum(value),
+									ObjectIdGetDatum(InvalidOid),
+									Int32GetDatum(-1));
+	else
+		datum = CStringGetTextDatum(value);
+	clause = make_opclause(opno, BOOLOID, false, (Expr *) copyObject(column),
+						   (Expr *) makeConst(type, -1, get_typcollation(type),
+											  -1, datum, false, false),
+						   InvalidOid, index->indexcollations[0]);
+	set_opfuncid((OpExpr *) clause);
+	return make_simple_restrictinfo(root, clause);
+}
+
+/*
+ * The bounds on the first key column of index that rinfo's LIKE implies,
+ * or NIL: the LIKE (text or bpchar, under a deterministic collation) must
+ * test that column, of a pattern class, against a constant pattern with a
+ * fixed prefix.
+ */
+List *
+bp_like_prefix_bounds(PlannerInfo *root, RestrictInfo *rinfo,
+					  IndexOptInfo *index)
+{
+	OpExpr	   *like = (OpExpr *) rinfo->clause;
+	Node	   *column;
+	Const	   *pattern;
+	char	   *prefix;
+	char	   *successor;
+	bool		exact;
+	List	   *bounds;
+
+	if (!IsA(like, OpExpr) || list_length(like->args) != 2 ||
+		(like->opno != OID_TEXT_LIKE_OP && like->opno != OID_BPCHAR_LIKE_OP))
+		return NIL;
+	column = linitial(like->args);
+	pattern = (Const *) lsecond(like->args);
+	if (!IsA(pattern, Const) || pattern->constisnull ||
+		!match_index_to_operand(column, 0, index) ||
+		!pattern_family(index->opfamily[0], index->opcintype[0]) ||
+		(OidIsValid(like->inputcollid) &&
+		 !get_collation_isdeterministic(like->inputcollid)))
+		return NIL;
+	prefix = like_fixed_prefix(VARDATA_ANY(DatumGetTextPP(pattern->constvalue)),
+							   VARSIZE_ANY_EXHDR(DatumGetTextPP(pattern->constvalue)),
+							   &exact);
+	if (prefix == NULL || prefix[0] == '\0')
+		return NIL;
+	if (exact)
+		return list_make1(bound_clause(root, index, column,
+									   BTEqualStrategyNumber, prefix));
+	bounds = list_make1(bound_clause(root, index, column,
+									 BTGreaterEqualStrategyNumber, prefix));
+	successor = prefix_successor(prefix);
+	if (successor != NULL)
+		bounds = lappend(bounds, bound_clause(root, index, column,
+											  BTLessStrategyNumber, successor));
+	return bounds;
+}
