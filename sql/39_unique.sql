@@ -149,6 +149,27 @@ INSERT INTO uq_build VALUES (4999, 'later');
 INSERT INTO uq_build VALUES (NULL, 'later');
 SELECT bpindex_check('uq_build_k3', true), bpindex_check('uq_build_t', true);
 
+-- a parallel build checks too (the leader checks the merged entries), and
+-- so does a serial build whose in-memory sort spills into a tuplesort
+CREATE TABLE uq_par (k int8, t text) WITH (parallel_workers = 2, autovacuum_enabled = off);
+INSERT INTO uq_par SELECT g, 't' || g FROM generate_series(1, 100000) g;
+INSERT INTO uq_par VALUES (77777, 'again');
+SET max_parallel_maintenance_workers = 2;
+SET client_min_messages = debug1;
+CREATE UNIQUE INDEX uq_par_k ON uq_par USING bpindex (k);
+CREATE UNIQUE INDEX uq_par_t ON uq_par USING bpindex (t);
+RESET max_parallel_maintenance_workers;
+SET max_parallel_maintenance_workers = 0;
+SET maintenance_work_mem = '1MB';
+CREATE UNIQUE INDEX uq_par_k ON uq_par USING bpindex (k);
+RESET client_min_messages;
+DELETE FROM uq_par WHERE t = 'again';
+CREATE UNIQUE INDEX uq_par_k ON uq_par USING bpindex (k);
+RESET maintenance_work_mem;
+RESET max_parallel_maintenance_workers;
+SELECT bpindex_check('uq_par_k', true), bpindex_check('uq_par_t', true);
+DROP TABLE uq_par;
+
 -- one key with many versions: entries of one key over several leaves.
 -- Every update in one transaction keeps the key's old versions live to
 -- the index; an insert checks them all and puts its entry into the last
