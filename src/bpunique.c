@@ -53,7 +53,8 @@ bp_unique_applies(Relation index, const bool *isnull)
 
 /*
  * go_right that finds the first leaf that can hold a key: the pivot's
- * keys are below the bound's (whatever its heap TID).
+ * keys are below the bound's (whatever its heap TID).  Also the start of
+ * the key's entries in a leaf.
  */
 bool
 bp_unique_first_leaf_step(const void *slot, void *arg)
@@ -75,15 +76,6 @@ bp_unique_leaf_is_first(const BpSlotDesc *desc, Page page, const char *slot)
 	return !(BpPageGetOpaque(page)->flags & BP_HAS_LOW) ||
 		bp_compare_slot_keys(desc, bp_page_fence(desc, page, false, fence),
 							 slot) < 0;
-}
-
-/* bp_leaf_sorted's start: entries whose keys are below the bound's. */
-static bool
-keys_below(const void *slot, void *arg)
-{
-	BpSlotBound *bound = (BpSlotBound *) arg;
-
-	return bp_compare_slot_keys(bound->desc, slot, bound->key) < 0;
 }
 
 /* bp_leaf_sorted's end: entries whose keys are above the bound's. */
@@ -147,12 +139,13 @@ check_leaf(BpUniqueCheck *check, Buffer buf)
 	if (n == 0)
 		return BP_UNIQUE_FREE;
 	/* the usual case, no entry of the key, reads the log and one block */
-	if (!bp_leaf_nearest(&leaf, keys_below, &bound, true, nearest, &state->work) ||
+	if (!bp_leaf_nearest(&leaf, bp_unique_first_leaf_step, &bound, true,
+						 nearest, &state->work) ||
 		bp_compare_slot_keys(&state->desc, nearest, check->slot) != 0)
 		return BP_UNIQUE_FREE;
 	entries = palloc((Size) n * state->desc.width);
-	n = bp_leaf_sorted(&leaf, keys_below, keys_above, &bound, true, entries,
-					   &state->work);
+	n = bp_leaf_sorted(&leaf, bp_unique_first_leaf_step, keys_above, &bound,
+					   true, entries, &state->work);
 	for (int i = 0; i < n && verdict == BP_UNIQUE_FREE; i++)
 	{
 		const char *entry = entries + (Size) i * state->desc.width;
