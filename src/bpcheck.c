@@ -130,7 +130,7 @@ entry_fingerprint(CheckState *state, const char *slot)
 
 	memcpy(out, slot, desc->width);
 	((ItemPointer) out)->ip_posid &= ~BP_TID_DEAD_BIT;
-	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	for (int i = 0; desc->has_keys && i < desc->ncolumns; i++)
 	{
 		const char *key;
 

@@ -288,7 +288,8 @@ lookup_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap)
 
 /*
  * Fill INCLUDE column i of a hypothetical index from its IndexElem: a
- * fixed-length type, as a real index requires (bp_check_columns).
+ * type with a stored length, as a real index requires (bp_check_columns);
+ * a variable-length one takes a key field.
  */
 static void
 add_include_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
@@ -297,16 +298,22 @@ add_include_column(HypoIndex *hypo, int i, IndexElem *elem, Relation heap,
 	HeapTuple	atttup = lookup_column(hypo, i, elem, heap);
 	Form_pg_attribute att = (Form_pg_attribute) GETSTRUCT(atttup);
 
-	if (att->attlen <= 0)
+	if (att->attlen < -1)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("bpindex cannot include column \"%s\": type %s is variable-length",
-						elem->name, format_type_be(att->atttypid)),
-				 errdetail("bpindex stores every entry in a fixed-width slot, so INCLUDE columns must have a fixed-length type.")));
+				 errmsg("bpindex cannot include column \"%s\": type %s has no stored length",
+						elem->name, format_type_be(att->atttypid))));
 	get_typlenbyvalalign(att->atttypid, &lengths[i], &byvals[i], &aligns[i]);
 	hypo->attlen[i] = lengths[i];
 	hypo->collation[i] = att->attcollation;
 	ReleaseSysCache(atttup);
+	if (lengths[i] == -1)
+	{
+		hypo->keyed = true;
+		lengths[i] = BP_KEY_FIELD_SIZE;
+		byvals[i] = false;
+		aligns[i] = TYPALIGN_CHAR;
+	}
 }
 
 /* Fill key column i of a hypothetical index from its IndexElem. */
@@ -599,10 +606,10 @@ estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 		ColumnStats stats;
 		double		group_rows;
 
-		/* an INCLUDE column: at most its own bytes */
+		/* an INCLUDE column: at most its own bytes, or a key's offset */
 		if (i >= hypo->nkeyatts)
 		{
-			width += hypo->attlen[i];
+			width += hypo->attlen[i] == -1 ? 2 : hypo->attlen[i];
 			continue;
 		}
 		proc = get_opfamily_proc(hypo->opfamily[i], hypo->opcintype[i],
@@ -654,6 +661,9 @@ estimate_entry_width(HypoIndex *hypo, double tuples, BlockNumber heap_pages,
 static bool
 hypo_strips_keys(HypoIndex *hypo)
 {
+	for (int i = hypo->nkeyatts; i < hypo->natts; i++)
+		if (hypo->attlen[i] == -1)
+			return false;
 	return hypo->nkeyatts == 1 && hypo->attlen[0] == -1 &&
 		hypo->options.packed_leaves &&
 		bp_key_order_bytewise(get_opfamily_proc(hypo->opfamily[0], hypo->opcintype[0],
@@ -678,13 +688,15 @@ estimate_key_bytes(HypoIndex *hypo, double tuples, bool stripped,
 	double		bytes = 0;
 
 	*fresh = 0;
-	for (int i = 0; i < hypo->nkeyatts; i++)
+	for (int i = 0; i < hypo->natts; i++)
 	{
 		ColumnStats stats;
 		double		width;
 
 		column_stats(hypo, i, BP_CMP_FMGR, tuples, &stats);
-		groups = Min(tuples, groups * stats.ndistinct);
+		/* an INCLUDE column's values are not shared by runs of keys */
+		groups = i < hypo->nkeyatts ? Min(tuples, groups * stats.ndistinct) :
+			tuples;
 		if (hypo->attlen[i] != -1)
 			continue;
 		width = stats.width > 0 ? stats.width :

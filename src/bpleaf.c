@@ -523,7 +523,7 @@ refer_to_key_offsets(const BpLeaf *leaf, const char *stored, char *slot)
 {
 	const BpSlotDesc *desc = leaf->desc;
 
-	for (int i = 0; i < desc->natts; i++)
+	for (int i = 0; i < desc->ncolumns; i++)
 	{
 		char	   *field = slot + desc->att_offset[i];
 

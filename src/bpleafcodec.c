@@ -370,7 +370,7 @@ resolve_key_codes(const BpLeaf *leaf, char *out)
 {
 	const BpSlotDesc *desc = leaf->desc;
 
-	for (int i = 0; i < desc->natts; i++)
+	for (int i = 0; i < desc->ncolumns; i++)
 	{
 		char	   *field = out + desc->att_offset[i];
 
@@ -648,6 +648,9 @@ bp_compare_packed_keyed(const void *a, const void *b, void *arg)
 bool
 bp_bytewise_single_key(const BpSlotDesc *desc)
 {
+	for (int i = desc->natts; i < desc->ncolumns; i++)
+		if (desc->att_len[i] == -1)
+			return false;		/* its keys are not the key column's */
 	return desc->natts == 1 && bp_windows_ordered(desc);
 }
 

@@ -279,7 +279,7 @@ bp_slot_from_page(const BpSlotDesc *desc, const char *page, const char *keys,
 	memcpy(out, stored, desc->width);
 	if (!desc->has_keys)
 		return;
-	for (int i = 0; i < desc->natts; i++)
+	for (int i = 0; i < desc->ncolumns; i++)
 	{
 		char	   *field = out + desc->att_offset[i];
 
@@ -324,7 +324,7 @@ bp_slot_to_page(const BpSlotDesc *desc, Page page, Size floor,
 	char		stored[BP_MAX_SLOT_WIDTH];
 
 	memcpy(stored, slot, desc->width);
-	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	for (int i = 0; desc->has_keys && i < desc->ncolumns; i++)
 	{
 		char	   *field = stored + desc->att_offset[i];
 		const char *key;
@@ -458,7 +458,7 @@ bp_page_key_area_problem(const BpSlotDesc *desc, Page page)
 
 		if (!(flags & (f == 0 ? BP_HAS_LOW : BP_HAS_HIGH)))
 			continue;
-		for (int i = 0; i < desc->natts; i++)
+		for (int i = 0; i < desc->ncolumns; i++)
 			if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, fence, i) &&
 				!stored_key_in_area(page, fence + desc->att_offset[i]))
 				return "A fence refers to a key outside the page's key area.";

@@ -239,6 +239,26 @@ init_key_column(Relation index, BpSlotDesc *desc, int att, int16 *length,
 }
 
 /*
+ * A variable-length INCLUDE column takes a key field too, never compared:
+ * its value lives in the key area beside the keys, and pivots leave it
+ * NULL (bp_separator).
+ */
+static void
+init_included_key(Relation index, BpSlotDesc *desc, int att, int16 *length,
+				  char *align)
+{
+	desc->has_keys = true;
+	desc->att_byval[att] = false;
+	desc->key_align[att] = (uint8) Max(ALIGNOF_INT,
+									   att_align_nominal(1, *align));
+	desc->key_plain[att] =
+		get_typstorage(TupleDescAttr(RelationGetDescr(index), att)->atttypid) ==
+		TYPSTORAGE_PLAIN;
+	*length = BP_KEY_FIELD_SIZE;
+	*align = TYPALIGN_CHAR;
+}
+
+/*
  * Fill desc from the index's key columns: offsets, lengths, collations
  * and comparison functions.
  */
@@ -276,6 +296,8 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 			desc->collation[i] = InvalidOid;
 			desc->cmp_proc[i] = NULL;
 			desc->cmp_kind[i] = included_column_kind(att);
+			if (att->attlen == -1)
+				init_included_key(index, desc, i, &lengths[i], &aligns[i]);
 			continue;
 		}
 		desc->collation[i] = index->rd_indcollation[i];
@@ -474,8 +496,8 @@ shorten_key(const BpSlotDesc *desc, int att, const char *left, char *sep)
  * variable-length key in a bytewise ascending order is cut to the
  * shortest prefix that sorts after left's and BP_SEPARATOR_SLACK bytes
  * more, and once it is, the later text and bytea key columns, which no
- * longer decide anything, become empty.  New keys are allocated in the
- * current memory context.
+ * longer decide anything, become empty; variable-length INCLUDE columns
+ * are NULL.  New keys are allocated in the current memory context.
  */
 void
 bp_separator(const BpSlotDesc *desc, const char *left, const char *right,
@@ -486,6 +508,9 @@ bp_separator(const BpSlotDesc *desc, const char *left, const char *right,
 	memcpy(sep, right, desc->width);
 	if (!desc->has_keys)
 		return;
+	for (int i = desc->natts; i < desc->ncolumns; i++)
+		if (desc->att_len[i] == -1)
+			bp_slot_set_null(desc, sep, i);
 	for (att = 0; att < desc->natts; att++)
 	{
 		bool		null = bp_slot_isnull(desc, left, att);
@@ -596,7 +621,7 @@ report_keys_too_large(const BpSlotDesc *desc, Size size)
 			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 			 errmsg("index row size %zu exceeds bpindex maximum %d for index \"%s\"",
 					size, BP_MAX_KEY_SIZE, name ? name : "?"),
-			 errdetail("The variable-length key columns of an entry take at most %d bytes.",
+			 errdetail("The variable-length key and INCLUDE columns of an entry take at most %d bytes.",
 					   BP_MAX_KEY_SIZE),
 			 errhint("Values larger than a tenth of a page cannot be indexed by bpindex.  "
 					 "Consider a btree index, or an index of an MD5 hash of the value.")));
@@ -767,7 +792,7 @@ bp_slot_new_keys_size(const BpSlotDesc *desc, const char *slot,
 {
 	Size		size = 0;
 
-	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	for (int i = 0; desc->has_keys && i < desc->ncolumns; i++)
 	{
 		const char *key;
 		Size		key_size;
@@ -796,7 +821,7 @@ bp_slot_keys_size(const BpSlotDesc *desc, const char *slot)
 bool
 bp_slot_key_prefixes_valid(const BpSlotDesc *desc, const char *slot)
 {
-	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	for (int i = 0; desc->has_keys && i < desc->ncolumns; i++)
 	{
 		char		field[BP_KEY_FIELD_SIZE];
 		const char *stored = slot + desc->att_offset[i];
@@ -819,7 +844,7 @@ slot_keys_copy_size(const BpSlotDesc *desc, const char *slot)
 {
 	Size		size = 0;
 
-	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	for (int i = 0; desc->has_keys && i < desc->ncolumns; i++)
 		if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, slot, i))
 			size += MAXALIGN(VARSIZE_ANY(bp_key_field_value(desc, NULL,
 															slot + desc->att_offset[i])));
@@ -853,7 +878,7 @@ bp_slot_copy_keys(const BpSlotDesc *desc, const char *slot, char *out,
 	Size		used = 0;
 
 	memmove(out, slot, desc->width);
-	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	for (int i = 0; desc->has_keys && i < desc->ncolumns; i++)
 	{
 		char	   *field = out + desc->att_offset[i];
 		const char *key;
@@ -876,7 +901,7 @@ bp_slot_copy_keys(const BpSlotDesc *desc, const char *slot, char *out,
 void
 bp_slot_resolve_offsets(const BpSlotDesc *desc, char *slot, const char *keys)
 {
-	for (int i = 0; desc->has_keys && i < desc->natts; i++)
+	for (int i = 0; desc->has_keys && i < desc->ncolumns; i++)
 	{
 		char	   *field = slot + desc->att_offset[i];
 
@@ -903,7 +928,7 @@ move_slot_keys(const BpSlotDesc *desc, char *slots, int n, const char *from,
 	{
 		char	   *slot = slots + (Size) k * desc->width;
 
-		for (int i = 0; i < desc->natts; i++)
+		for (int i = 0; i < desc->ncolumns; i++)
 		{
 			char	   *field = slot + desc->att_offset[i];
 			const char *key;

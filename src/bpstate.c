@@ -308,7 +308,7 @@ column_class(Relation index, int att)
 }
 
 /*
- * Reject columns bpindex cannot store (variable-length types), key
+ * Reject columns bpindex cannot store (types without a stored length), key
  * columns without a comparison function and key columns whose operator
  * class does not order their type as btree does (bp_check_column_class),
  * naming the column.
@@ -323,14 +323,13 @@ bp_check_columns(Relation index)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 
-		if (att->attlen <= 0)
+		if (att->attlen < -1)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("bpindex cannot include column \"%s\" in index \"%s\": type %s is variable-length",
+					 errmsg("bpindex cannot include column \"%s\" in index \"%s\": type %s has no stored length",
 							NameStr(att->attname),
 							RelationGetRelationName(index),
-							format_type_be(att->atttypid)),
-					 errdetail("bpindex stores every entry in a fixed-width slot, so INCLUDE columns must have a fixed-length type.")));
+							format_type_be(att->atttypid))));
 	}
 	for (int i = 0; i < natts; i++)
 	{
