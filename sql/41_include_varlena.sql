@@ -82,6 +82,7 @@ RESET enable_seqscan;
 DROP TABLE iv_long;
 
 -- a parallel build writes the pages a serial one writes
+SET maintenance_work_mem = '256MB';
 SET max_parallel_maintenance_workers = 0;
 CREATE INDEX iv_email_serial ON iv USING bpindex (email) INCLUDE (score, tags, name);
 SET max_parallel_maintenance_workers = 2;
@@ -89,6 +90,7 @@ SET client_min_messages = debug1;
 CREATE INDEX iv_email_par ON iv USING bpindex (email) INCLUDE (score, tags, name);
 RESET client_min_messages;
 RESET max_parallel_maintenance_workers;
+RESET maintenance_work_mem;
 SELECT bp_same_pages('iv_email_serial', 'iv_email_par') AS same_pages;
 SELECT bpindex_check('iv_email_par', true);
 DROP INDEX iv_email_serial, iv_email_par;
