@@ -70,7 +70,7 @@ endif
 # arbiters only, so there bpindex refuses them): the isolation specs of
 # concurrent unique inserts run on 18 only; sql/39_unique covers both.
 UNIQUE_SPECS = unique_insert
-ifneq ($(filter PostgreSQL 15%,$(shell $(PG_CONFIG) --version)),)
+ifneq ($(filter 15.%,$(word 2,$(shell $(PG_CONFIG) --version))),)
 ISOLATION := $(filter-out $(UNIQUE_SPECS),$(ISOLATION))
 endif
 

@@ -15,7 +15,8 @@
 # waits out the pins of the leaves VACUUM left unchanged); and on a leaf
 # from which inserts removed entries of pruned heap tuples; while bottom-up
 # deletion removes old versions the cursor's snapshot still sees; and skip
-# scans held between two prefix values while VACUUM deletes whole prefixes.
+# scans and = ANY scans held between two prefix values or array elements
+# while VACUUM deletes whole prefixes.
 use strict;
 use warnings;
 use FindBin;
@@ -307,13 +308,20 @@ if ($standby->safe_psql('postgres', 'SHOW server_version_num') >= 180000)
 		qr/Index Searches: (?:[2-9]|\d\d+)/,
 		'skip scan: it descends once per prefix value');
 }
-for my $skip (['forward', $plain, "$skip_query ORDER BY a, b"],
-	['backward', $index_only, "$skip_query ORDER BY a DESC, b DESC"])
+# = ANY elements on both columns: the next element's range mostly starts
+# in the leaf the cursor stands on, which it reads again instead of
+# descending; VACUUM deletes leaves between two elements
+my $array_query = 'SELECT a, b FROM sk WHERE a = ANY (\'{0,1,2,3,4,5,6,7,8,9}\')'
+  . ' AND b = ANY (\'{' . join(',', map { $_ * 50 } 0 .. 39) . '}\')';
+for my $skip (['forward', $plain, "$skip_query ORDER BY a, b", 250],
+	['backward', $index_only, "$skip_query ORDER BY a DESC, b DESC", 250],
+	['array forward', $plain, "$array_query ORDER BY a, b", 100],
+	['array backward', $index_only, "$array_query ORDER BY a DESC, b DESC", 100])
 {
-	my ($dir, $settings, $query) = @$skip;
+	my ($dir, $settings, $query, $nfirst) = @$skip;
 	$primary->safe_psql('postgres', 'DELETE FROM sk WHERE a IN (4, 5, 6)');
 	$primary->wait_for_catchup($standby, 'replay');
-	($session, $first, $expected) = open_cursor($settings, $query, 250);
+	($session, $first, $expected) = open_cursor($settings, $query, $nfirst);
 	$primary->safe_psql('postgres', 'VACUUM sk');
 	cmp_ok($primary->safe_psql('postgres', "SELECT deleted_pages FROM bpindex_stats('sk_ab')"),
 		'>', 0, "skip scan $dir: VACUUM deleted the leaves of whole prefixes");
@@ -329,6 +337,9 @@ is($standby->safe_psql('postgres', "SELECT bpindex_check('sk_ab', true)"), '',
 is(index_result($standby, "$skip_query ORDER BY a, b"),
 	seqscan_result($primary, "$skip_query ORDER BY a, b"),
 	'skip scan: the standby\'s index answers like the primary\'s sequential scan');
+is(index_result($standby, "$array_query ORDER BY a, b"),
+	seqscan_result($primary, "$array_query ORDER BY a, b"),
+	'array keys: the standby\'s index answers like the primary\'s sequential scan');
 
 is($standby->safe_psql('postgres', "SELECT bpindex_check('pd_k')"), '',
 	'the standby\'s index is sound');
