@@ -313,6 +313,9 @@ if ($standby->safe_psql('postgres', 'SHOW server_version_num') >= 180000)
 # descending; VACUUM deletes leaves between two elements
 my $array_query = 'SELECT a, b FROM sk WHERE a = ANY (\'{0,1,2,3,4,5,6,7,8,9}\')'
   . ' AND b = ANY (\'{' . join(',', map { $_ * 50 } 0 .. 39) . '}\')';
+like($standby->safe_psql('postgres', "$plain EXPLAIN (COSTS OFF) $array_query ORDER BY a, b"),
+	qr/Index Scan using sk_ab on sk\s+Index Cond: \(\(a = ANY .*\(b = ANY /,
+	'array keys: both arrays are index conditions');
 for my $skip (['forward', $plain, "$skip_query ORDER BY a, b", 250],
 	['backward', $index_only, "$skip_query ORDER BY a DESC, b DESC", 250],
 	['array forward', $plain, "$array_query ORDER BY a, b", 100],
