@@ -49,6 +49,8 @@ typedef struct LeafReader
 {
 	BpLeaf	   *leaf;
 	KeyWindows	windows;		/* of pred_arg's keys, if they are scan keys */
+	int8		bytes_keys;		/* compare_first_bytes applies: 1, no: 0,
+								 * not known yet: -1 */
 	bool		dead_marks;		/* set the dead bit of marked entries */
 	bool		any_marks;		/* the leaf has marks */
 	BpaPredicateFn before_start;
@@ -184,16 +186,81 @@ reader_prefix_side(LeafReader *reader, const void *stored)
 }
 
 /*
+ * Can a reader's range predicates (bp_below_range and bp_above_range of
+ * scan keys that compare the first column inline) test the stored entries
+ * of a packed leaf by the bytes of their first column's code, without
+ * decoding: the column is stored as its own bytes, whole (uuid)?
+ */
+static bool
+first_bytes_comparable(LeafReader *reader)
+{
+	const BpLeaf *leaf = reader->leaf;
+	const BpSlotDesc *desc = leaf->desc;
+	const BpScanKeys *keys = (const BpScanKeys *) reader->pred_arg;
+	int			width;
+
+	if (!leaf->packed || reader->before_start != bp_below_range ||
+		(reader->after_end != NULL && reader->after_end != bp_above_range) ||
+		!keys->first_column_inline || desc->cmp_kind[0] != BP_CMP_BYTES ||
+		leaf->codec.att_kind[0] != BPC_BYTES)
+		return false;
+	width = leaf->codec.att_width[0] -
+		((leaf->codec.att_flags[0] & BPC_ATT_NULL_BYTE) ? 1 : 0);
+	return width == desc->att_len[0];
+}
+
+/*
+ * For first_bytes_comparable: is the stored entry outside the keys' range
+ * (below it, or above it), as bp_below_range or bp_above_range would say
+ * of its decoded slot?  -1 for a NULL, which the slot must tell.
+ */
+static int
+first_bytes_outside(LeafReader *reader, const uint8 *stored, bool below)
+{
+	const BpScanKeys *keys = (const BpScanKeys *) reader->pred_arg;
+	const uint8 *code = stored;
+	int			len = reader->leaf->desc->att_len[0];
+
+	if (reader->leaf->codec.att_flags[0] & BPC_ATT_NULL_BYTE)
+	{
+		if (*code != 0)
+			return -1;
+		code++;
+	}
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		const BpScanKey *key = &keys->keys[i];
+		int			c = memcmp(code, DatumGetPointer(key->argument), len);
+
+		c = (c > 0) - (c < 0);
+		if (below ? c < key->below_limit : c > key->above_limit)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * A reader's predicate on a stored entry: outside (BP_KEY_BELOW or
- * BP_KEY_ABOVE) where the prefixes or windows decide, else the caller's
- * predicate on the decoded slot.
+ * BP_KEY_ABOVE) where the prefixes, windows or first column's bytes
+ * decide, else the caller's predicate on the decoded slot.
  */
 static bool
 reader_predicate(LeafReader *reader, const void *stored, BpKeyResult outside,
 				 BpaPredicateFn predicate)
 {
-	BpKeyResult side = reader_prefix_side(reader, stored);
+	BpKeyResult side;
 
+	if (reader->bytes_keys < 0)
+		reader->bytes_keys = first_bytes_comparable(reader);
+	if (reader->bytes_keys)
+	{
+		int			result = first_bytes_outside(reader, stored,
+												 outside == BP_KEY_BELOW);
+
+		if (result >= 0)
+			return result;
+	}
+	side = reader_prefix_side(reader, stored);
 	if (side != BP_KEY_MATCH)
 		return side == outside;
 	bp_decode_entry(reader->leaf, stored, reader->slot);
@@ -232,6 +299,7 @@ static void
 init_reader(LeafReader *reader, BpLeaf *leaf, bool dead_marks, char *slot)
 {
 	memset(reader, 0, sizeof(LeafReader));
+	reader->bytes_keys = -1;
 	reader->leaf = leaf;
 	reader->dead_marks = dead_marks;
 	reader->any_marks = dead_marks && bp_leaf_has_dead_marks(leaf->page);
