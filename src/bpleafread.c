@@ -45,12 +45,21 @@ typedef struct KeyWindows
  * Where a reader's predicates and visits see an encoded entry as a
  * logical slot.
  */
+/* How a reader tests the first column's code of stored entries. */
+#define CODE_UNKNOWN	(-1)	/* not known yet */
+#define CODE_NONE		0		/* it does not: it decodes them */
+#define CODE_BYTES		1		/* the code is the value's bytes */
+#define CODE_INTEGER	2		/* the code is an integer image's offset */
+
+/* Scan keys a reader compares with the first column's codes, at most. */
+#define MAX_CODE_KEYS	4
+
 typedef struct LeafReader
 {
 	BpLeaf	   *leaf;
 	KeyWindows	windows;		/* of pred_arg's keys, if they are scan keys */
-	int8		bytes_keys;		/* compare_first_bytes applies: 1, no: 0,
-								 * not known yet: -1 */
+	int8		code_kind;		/* first_code_kind, once known */
+	uint64		key_images[MAX_CODE_KEYS];	/* CODE_INTEGER: the keys' images */
 	bool		dead_marks;		/* set the dead bit of marked entries */
 	bool		any_marks;		/* the leaf has marks */
 	BpaPredicateFn before_start;
@@ -188,51 +197,84 @@ reader_prefix_side(LeafReader *reader, const void *stored)
 /*
  * Can a reader's range predicates (bp_below_range and bp_above_range of
  * scan keys that compare the first column inline) test the stored entries
- * of a packed leaf by the bytes of their first column's code, without
- * decoding: the column is stored as its own bytes, whole (uuid)?
+ * of a packed leaf by the first column's code alone, without decoding?
+ * The column is stored as its own bytes, whole (uuid: CODE_BYTES), or as
+ * an integer code of an ascending integer-like column whose keys' values
+ * have images (CODE_INTEGER, with the images in key_images).
  */
-static bool
-first_bytes_comparable(LeafReader *reader)
+static int8
+first_code_kind(LeafReader *reader)
 {
 	const BpLeaf *leaf = reader->leaf;
 	const BpSlotDesc *desc = leaf->desc;
 	const BpScanKeys *keys = (const BpScanKeys *) reader->pred_arg;
-	int			width;
+	BpCompareKind kind = desc->cmp_kind[0];
 
 	if (!leaf->packed || reader->before_start != bp_below_range ||
 		(reader->after_end != NULL && reader->after_end != bp_above_range) ||
-		!keys->first_column_inline || desc->cmp_kind[0] != BP_CMP_BYTES ||
-		leaf->codec.att_kind[0] != BPC_BYTES)
-		return false;
-	width = leaf->codec.att_width[0] -
-		((leaf->codec.att_flags[0] & BPC_ATT_NULL_BYTE) ? 1 : 0);
-	return width == desc->att_len[0];
+		!keys->first_column_inline || keys->nkeys > MAX_CODE_KEYS)
+		return CODE_NONE;
+	if (kind == BP_CMP_BYTES && leaf->codec.att_kind[0] == BPC_BYTES)
+	{
+		int			width = leaf->codec.att_width[0] -
+			((leaf->codec.att_flags[0] & BPC_ATT_NULL_BYTE) ? 1 : 0);
+
+		return width == desc->att_len[0] ? CODE_BYTES : CODE_NONE;
+	}
+	if (leaf->codec.att_kind[0] != BPC_INTEGER || leaf->codec.att_width[0] == 0 ||
+		desc->reverse[0] ||
+		(kind != BP_CMP_INT2 && kind != BP_CMP_INT4 && kind != BP_CMP_INT8 &&
+		 kind != BP_CMP_UINT32))
+		return CODE_NONE;
+	for (int i = 0; i < keys->nkeys; i++)
+		if (keys->keys[i].kind != kind ||
+			!bp_datum_image(kind, desc->att_len[0], keys->keys[i].argument,
+							&reader->key_images[i]))
+			return CODE_NONE;
+	return CODE_INTEGER;
 }
 
 /*
- * For first_bytes_comparable: is the stored entry outside the keys' range
- * (below it, or above it), as bp_below_range or bp_above_range would say
- * of its decoded slot?  -1 for a NULL, which the slot must tell.
+ * For first_code_kind: is the stored entry outside the keys' range (below
+ * it, or above it), as bp_below_range or bp_above_range would say of its
+ * decoded slot?  -1 for a NULL, which the slot must tell.
  */
 static int
-first_bytes_outside(LeafReader *reader, const uint8 *stored, bool below)
+first_code_outside(LeafReader *reader, const uint8 *stored, bool below)
 {
 	const BpScanKeys *keys = (const BpScanKeys *) reader->pred_arg;
-	const uint8 *code = stored;
-	int			len = reader->leaf->desc->att_len[0];
+	const BpCodec *codec = &reader->leaf->codec;
+	uint64		value = 0;
 
-	if (reader->leaf->codec.att_flags[0] & BPC_ATT_NULL_BYTE)
+	if (reader->code_kind == CODE_INTEGER)
 	{
-		if (*code != 0)
+		bool		isnull;
+
+		value = bpc_integer_value(codec, 0,
+								  bpc_get_big_endian(stored, codec->att_width[0]),
+								  &isnull);
+		if (isnull)
 			return -1;
-		code++;
+	}
+	else if (codec->att_flags[0] & BPC_ATT_NULL_BYTE)
+	{
+		if (*stored != 0)
+			return -1;
+		stored++;
 	}
 	for (int i = 0; i < keys->nkeys; i++)
 	{
 		const BpScanKey *key = &keys->keys[i];
-		int			c = memcmp(code, DatumGetPointer(key->argument), len);
+		int			c;
 
-		c = (c > 0) - (c < 0);
+		if (reader->code_kind == CODE_INTEGER)
+			c = (value > reader->key_images[i]) - (value < reader->key_images[i]);
+		else
+		{
+			c = memcmp(stored, DatumGetPointer(key->argument),
+					   reader->leaf->desc->att_len[0]);
+			c = (c > 0) - (c < 0);
+		}
 		if (below ? c < key->below_limit : c > key->above_limit)
 			return 1;
 	}
@@ -250,12 +292,12 @@ reader_predicate(LeafReader *reader, const void *stored, BpKeyResult outside,
 {
 	BpKeyResult side;
 
-	if (reader->bytes_keys < 0)
-		reader->bytes_keys = first_bytes_comparable(reader);
-	if (reader->bytes_keys)
+	if (reader->code_kind == CODE_UNKNOWN)
+		reader->code_kind = first_code_kind(reader);
+	if (reader->code_kind != CODE_NONE)
 	{
-		int			result = first_bytes_outside(reader, stored,
-												 outside == BP_KEY_BELOW);
+		int			result = first_code_outside(reader, stored,
+												outside == BP_KEY_BELOW);
 
 		if (result >= 0)
 			return result;
@@ -299,7 +341,7 @@ static void
 init_reader(LeafReader *reader, BpLeaf *leaf, bool dead_marks, char *slot)
 {
 	memset(reader, 0, sizeof(LeafReader));
-	reader->bytes_keys = -1;
+	reader->code_kind = CODE_UNKNOWN;
 	reader->leaf = leaf;
 	reader->dead_marks = dead_marks;
 	reader->any_marks = dead_marks && bp_leaf_has_dead_marks(leaf->page);
