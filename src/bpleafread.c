@@ -9,6 +9,7 @@
 #include "postgres.h"
 
 #include "access/itup.h"
+#include "access/stratnum.h"
 #include "utils/float.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -50,6 +51,7 @@ typedef struct KeyWindows
 #define CODE_NONE		0		/* it does not: it decodes them */
 #define CODE_BYTES		1		/* the code is the value's bytes */
 #define CODE_INTEGER	2		/* the code is an integer image's offset */
+#define CODE_COLUMNS	3		/* CODE_INTEGER for each column keys bound */
 
 /* Scan keys a reader compares with the first column's codes, at most. */
 #define MAX_CODE_KEYS	4
@@ -59,7 +61,11 @@ typedef struct LeafReader
 	BpLeaf	   *leaf;
 	KeyWindows	windows;		/* of pred_arg's keys, if they are scan keys */
 	int8		code_kind;		/* first_code_kind, once known */
-	uint64		key_images[MAX_CODE_KEYS];	/* CODE_INTEGER: the keys' images */
+	uint64		key_images[MAX_CODE_KEYS];	/* CODE_INTEGER, CODE_COLUMNS: the
+											 * keys' images */
+	uint16		code_offsets[MAX_CODE_KEYS];	/* CODE_COLUMNS: where the
+												 * codes of the keys' columns
+												 * start in an entry */
 	bool		dead_marks;		/* set the dead bit of marked entries */
 	bool		any_marks;		/* the leaf has marks */
 	BpaPredicateFn before_start;
@@ -194,13 +200,57 @@ reader_prefix_side(LeafReader *reader, const void *stored)
 	return bp_prefix_side((const BpScanKeys *) reader->pred_arg, stored);
 }
 
+/* Is column att of the leaf's entries an ascending integer-like code? */
+static bool
+integer_code_column(const BpLeaf *leaf, int att)
+{
+	BpCompareKind kind = leaf->desc->cmp_kind[att];
+
+	return leaf->codec.att_kind[att] == BPC_INTEGER && !leaf->desc->reverse[att] &&
+		(kind == BP_CMP_INT2 || kind == BP_CMP_INT4 || kind == BP_CMP_INT8 ||
+		 kind == BP_CMP_UINT32);
+}
+
+/*
+ * The CODE_COLUMNS case of first_code_kind: keys (no skip keys) that are
+ * all value keys, each of its column's type, on ascending integer-like
+ * columns; their images into key_images and the codes' offsets into
+ * code_offsets.
+ */
+static int8
+leading_columns_kind(LeafReader *reader, const BpScanKeys *keys)
+{
+	const BpLeaf *leaf = reader->leaf;
+	const BpSlotDesc *desc = leaf->desc;
+
+	if (keys->nskip > 0)
+		return CODE_NONE;
+	for (int i = 0; i < keys->nkeys; i++)
+	{
+		const BpScanKey *key = &keys->keys[i];
+		int			att = key->attno;
+		uint16		offset = 0;
+
+		if (key->flags != 0 || key->skip || !integer_code_column(leaf, att) ||
+			key->kind != desc->cmp_kind[att] ||
+			!bp_datum_image(key->kind, desc->att_len[att], key->argument,
+							&reader->key_images[i]))
+			return CODE_NONE;
+		for (int j = 0; j < att; j++)
+			offset += leaf->codec.att_width[j];
+		reader->code_offsets[i] = offset;
+	}
+	return CODE_COLUMNS;
+}
+
 /*
  * Can a reader's range predicates (bp_below_range and bp_above_range of
- * scan keys that compare the first column inline) test the stored entries
- * of a packed leaf by the first column's code alone, without decoding?
- * The column is stored as its own bytes, whole (uuid: CODE_BYTES), or as
- * an integer code of an ascending integer-like column whose keys' values
- * have images (CODE_INTEGER, with the images in key_images).
+ * scan keys) test the stored entries of a packed leaf by their codes,
+ * without decoding?  Keys that compare the first column inline: if it is
+ * stored as its own bytes, whole (uuid: CODE_BYTES), or as an integer code
+ * of an ascending integer-like column whose keys' values have images
+ * (CODE_INTEGER, with the images in key_images).  Other keys: if they all
+ * bound such integer columns (CODE_COLUMNS).
  */
 static int8
 first_code_kind(LeafReader *reader)
@@ -212,8 +262,10 @@ first_code_kind(LeafReader *reader)
 
 	if (!leaf->packed || reader->before_start != bp_below_range ||
 		(reader->after_end != NULL && reader->after_end != bp_above_range) ||
-		!keys->first_column_inline || keys->nkeys > MAX_CODE_KEYS)
+		keys->nkeys > MAX_CODE_KEYS)
 		return CODE_NONE;
+	if (!keys->first_column_inline)
+		return leading_columns_kind(reader, keys);
 	if (kind == BP_CMP_BYTES && leaf->codec.att_kind[0] == BPC_BYTES)
 	{
 		int			width = leaf->codec.att_width[0] -
@@ -221,10 +273,7 @@ first_code_kind(LeafReader *reader)
 
 		return width == desc->att_len[0] ? CODE_BYTES : CODE_NONE;
 	}
-	if (leaf->codec.att_kind[0] != BPC_INTEGER || leaf->codec.att_width[0] == 0 ||
-		desc->reverse[0] ||
-		(kind != BP_CMP_INT2 && kind != BP_CMP_INT4 && kind != BP_CMP_INT8 &&
-		 kind != BP_CMP_UINT32))
+	if (!integer_code_column(leaf, 0) || leaf->codec.att_width[0] == 0)
 		return CODE_NONE;
 	for (int i = 0; i < keys->nkeys; i++)
 		if (keys->keys[i].kind != kind ||
@@ -282,6 +331,71 @@ first_code_outside(LeafReader *reader, const uint8 *stored, bool below)
 }
 
 /*
+ * The image of column att's value in a stored entry whose code for it
+ * starts at offset, or false for a NULL.
+ */
+static inline bool
+code_column_value(const BpCodec *codec, int att, const uint8 *stored,
+				  uint16 offset, uint64 *value)
+{
+	bool		isnull;
+	int			width = codec->att_width[att];
+
+	if (width == 0)
+	{
+		*value = codec->att_base[att];
+		return (codec->att_flags[att] & BPC_ATT_CONST_NULL) == 0;
+	}
+	*value = bpc_integer_value(codec, att,
+							   bpc_get_big_endian(stored + offset, width),
+							   &isnull);
+	return !isnull;
+}
+
+/*
+ * For CODE_COLUMNS: is the stored entry outside the keys' range, as
+ * bp_below_range or bp_above_range (outside_range) would say of its
+ * decoded slot: the columns in order, each looked at only while the
+ * earlier ones are pinned by equality keys it satisfies?  -1 for a NULL.
+ */
+static int
+leading_columns_outside(LeafReader *reader, const uint8 *stored, bool below)
+{
+	const BpScanKeys *keys = (const BpScanKeys *) reader->pred_arg;
+	const BpCodec *codec = &reader->leaf->codec;
+	BpKeyResult side = below ? BP_KEY_BELOW : BP_KEY_ABOVE;
+	int			i = 0;
+
+	for (int att = 0; i < keys->nkeys && keys->keys[i].attno == att; att++)
+	{
+		bool		pinned = false;
+		bool		all_equal = true;
+		uint64		value;
+
+		if (!code_column_value(codec, att, stored, reader->code_offsets[i], &value))
+			return -1;
+		for (; i < keys->nkeys && keys->keys[i].attno == att; i++)
+		{
+			const BpScanKey *key = &keys->keys[i];
+			int			c = (value > reader->key_images[i]) -
+				(value < reader->key_images[i]);
+			BpKeyResult result = bp_key_side(key, c);
+
+			if (result == side)
+				return 1;
+			if (key->strategy == BTEqualStrategyNumber)
+			{
+				pinned = true;
+				all_equal &= result == BP_KEY_MATCH;
+			}
+		}
+		if (!pinned || !all_equal)
+			return 0;
+	}
+	return 0;
+}
+
+/*
  * A reader's predicate on a stored entry: outside (BP_KEY_BELOW or
  * BP_KEY_ABOVE) where the prefixes, windows or first column's bytes
  * decide, else the caller's predicate on the decoded slot.
@@ -296,8 +410,9 @@ reader_predicate(LeafReader *reader, const void *stored, BpKeyResult outside,
 		reader->code_kind = first_code_kind(reader);
 	if (reader->code_kind != CODE_NONE)
 	{
-		int			result = first_code_outside(reader, stored,
-												outside == BP_KEY_BELOW);
+		int			result = reader->code_kind == CODE_COLUMNS ?
+			leading_columns_outside(reader, stored, outside == BP_KEY_BELOW) :
+			first_code_outside(reader, stored, outside == BP_KEY_BELOW);
 
 		if (result >= 0)
 			return result;
