@@ -146,6 +146,7 @@ bp_like_prefix_bounds(PlannerInfo *root, RestrictInfo *rinfo,
 	OpExpr	   *like = (OpExpr *) rinfo->clause;
 	Node	   *column;
 	Const	   *pattern;
+	text	   *pattern_text;
 	char	   *prefix;
 	char	   *successor;
 	bool		exact;
@@ -162,9 +163,9 @@ bp_like_prefix_bounds(PlannerInfo *root, RestrictInfo *rinfo,
 		(OidIsValid(like->inputcollid) &&
 		 !get_collation_isdeterministic(like->inputcollid)))
 		return NIL;
-	prefix = like_fixed_prefix(VARDATA_ANY(DatumGetTextPP(pattern->constvalue)),
-							   VARSIZE_ANY_EXHDR(DatumGetTextPP(pattern->constvalue)),
-							   &exact);
+	pattern_text = DatumGetTextPP(pattern->constvalue);
+	prefix = like_fixed_prefix(VARDATA_ANY(pattern_text),
+							   VARSIZE_ANY_EXHDR(pattern_text), &exact);
 	if (prefix == NULL || prefix[0] == '\0')
 		return NIL;
 	if (exact)

@@ -209,9 +209,28 @@ key_column_order(Relation index, int att, Oid proc, Oid collation)
 }
 
 /*
- * A variable-length key column takes a key field (bpslot.h); its
- * prefixes decide its order when the order is bytewise.  Its keys are
- * stored for the type's functions to read in place (key_align, key_plain).
+ * A variable-length column, key or INCLUDE, takes a key field (bpslot.h):
+ * its values live in the page's key area, stored for the type's functions
+ * to read in place (key_align, key_plain).
+ */
+static void
+init_key_field(Relation index, BpSlotDesc *desc, int att, int16 *length,
+			   char *align)
+{
+	desc->has_keys = true;
+	desc->att_byval[att] = false;
+	desc->key_align[att] = (uint8) Max(ALIGNOF_INT,
+									   att_align_nominal(1, *align));
+	desc->key_plain[att] =
+		get_typstorage(TupleDescAttr(RelationGetDescr(index), att)->atttypid) ==
+		TYPSTORAGE_PLAIN;
+	*length = BP_KEY_FIELD_SIZE;
+	*align = TYPALIGN_CHAR;
+}
+
+/*
+ * A variable-length key column: a key field whose prefixes decide its
+ * order when the order is bytewise.
  */
 static void
 init_key_column(Relation index, BpSlotDesc *desc, int att, int16 *length,
@@ -220,13 +239,7 @@ init_key_column(Relation index, BpSlotDesc *desc, int att, int16 *length,
 	Oid			proc = desc->cmp_proc[att]->fn_oid;
 	bool		bytewise = bp_key_order_bytewise(proc, desc->collation[att]);
 
-	desc->has_keys = true;
-	desc->att_byval[att] = false;
-	desc->key_align[att] = (uint8) Max(ALIGNOF_INT,
-									   att_align_nominal(1, *align));
-	desc->key_plain[att] =
-		get_typstorage(TupleDescAttr(RelationGetDescr(index), att)->atttypid) ==
-		TYPSTORAGE_PLAIN;
+	init_key_field(index, desc, att, length, align);
 	desc->blank_padded[att] = proc == F_BPCHARCMP || proc == F_BTBPCHAR_PATTERN_CMP;
 	/* collations are deterministic (bp_check_columns) */
 	desc->equal_bytes[att] = proc == F_BTTEXTCMP || proc == F_BYTEACMP ||
@@ -234,28 +247,6 @@ init_key_column(Relation index, BpSlotDesc *desc, int att, int16 *length,
 	desc->cmp_kind[att] = bytewise ? BP_CMP_PREFIX : BP_CMP_FMGR;
 	desc->key_order[att] = key_column_order(index, att, proc,
 											desc->collation[att]);
-	*length = BP_KEY_FIELD_SIZE;
-	*align = TYPALIGN_CHAR;
-}
-
-/*
- * A variable-length INCLUDE column takes a key field too, never compared:
- * its value lives in the key area beside the keys, and pivots leave it
- * NULL (bp_separator).
- */
-static void
-init_included_key(Relation index, BpSlotDesc *desc, int att, int16 *length,
-				  char *align)
-{
-	desc->has_keys = true;
-	desc->att_byval[att] = false;
-	desc->key_align[att] = (uint8) Max(ALIGNOF_INT,
-									   att_align_nominal(1, *align));
-	desc->key_plain[att] =
-		get_typstorage(TupleDescAttr(RelationGetDescr(index), att)->atttypid) ==
-		TYPSTORAGE_PLAIN;
-	*length = BP_KEY_FIELD_SIZE;
-	*align = TYPALIGN_CHAR;
 }
 
 /*
@@ -296,8 +287,9 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 			desc->collation[i] = InvalidOid;
 			desc->cmp_proc[i] = NULL;
 			desc->cmp_kind[i] = included_column_kind(att);
+			/* never compared; pivots leave it NULL (bp_separator) */
 			if (att->attlen == -1)
-				init_included_key(index, desc, i, &lengths[i], &aligns[i]);
+				init_key_field(index, desc, i, &lengths[i], &aligns[i]);
 			continue;
 		}
 		desc->collation[i] = index->rd_indcollation[i];
