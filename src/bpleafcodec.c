@@ -241,13 +241,6 @@ decode_columns_entry(const BpLeaf *leaf, const char *encoded, char *out)
 	}
 }
 
-/* The key offset at the end of a variable-length key's code of length bytes. */
-uint16
-bp_code_key_offset(const uint8 *code, int length)
-{
-	return (uint16) ((code[length - 2] << 8) | code[length - 1]);
-}
-
 /*
  * The shared prefix of the keys of a packed leaf: the start of the key at
  * its prefix_offset (its low fence's when the leaf was filled), whose
@@ -430,6 +423,27 @@ decode_key_entry(const BpLeaf *leaf, const char *encoded, char *out)
 		bp_slot_set_null(desc, out, 0);
 	else
 		set_decoded_key(leaf, 0, field, bp_code_key_offset(code, desc->columns.length[0]));
+}
+
+/*
+ * Decode into out an encoded entry of a packed leaf of one key column
+ * (decode_key_entry's kind) whose key code names the same key as that of
+ * the entry decoded into like: like's key field, out's own heap TID.  A
+ * run of equal keys decodes its key once.
+ */
+void
+bp_decode_entry_sharing_key(const BpLeaf *leaf, const char *encoded,
+							const char *like, char *out)
+{
+	ItemPointer tid = (ItemPointer) out;
+	uint32		block;
+	uint16		offset;
+
+	Assert(leaf->packed && leaf->keyed && leaf->codec.natts == 1);
+	bpc_decode_tid(&leaf->codec, (const uint8 *) encoded, &block, &offset);
+	memcpy(out, like, leaf->desc->width);
+	ItemPointerSetBlockNumber(tid, block);
+	tid->ip_posid = offset;
 }
 
 /*

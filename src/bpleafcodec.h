@@ -61,6 +61,8 @@ extern int	bp_side_of_prefix(const BpLeaf *leaf, const char *data, Size len,
 extern bool bp_encode_entry(const BpLeaf *leaf, const char *slot, char *out);
 extern void bp_decode_entry(const BpLeaf *leaf, const char *encoded,
 							char *out);
+extern void bp_decode_entry_sharing_key(const BpLeaf *leaf, const char *encoded,
+										const char *like, char *out);
 extern void bp_decode_entries(const BpLeaf *leaf, const char *encoded, int n,
 							  char *out);
 extern const uint8 *bp_first_key_code(const BpLeaf *leaf, const char *stored);
@@ -73,7 +75,13 @@ extern bool bp_slot_values(const BpSlotDesc *desc, const char *slot,
 						   const char *page, uint16 window_start,
 						   uint16 key_strip, BpcValue *values, uint32 *block,
 						   uint16 *offset);
-extern uint16 bp_code_key_offset(const uint8 *code, int length);
 extern const char *bp_first_code_key(const BpLeaf *leaf, const uint8 *code);
+
+/* The key offset at the end of a variable-length key's code of length bytes. */
+static inline uint16
+bp_code_key_offset(const uint8 *code, int length)
+{
+	return (uint16) ((code[length - 2] << 8) | code[length - 1]);
+}
 
 #endif							/* BPLEAFCODEC_H */

@@ -212,10 +212,11 @@ integer_code_column(const BpLeaf *leaf, int att)
 }
 
 /*
- * The CODE_COLUMNS case of first_code_kind: keys (no skip keys) that are
- * all value keys, each of its column's type, on ascending integer-like
- * columns; their images into key_images and the codes' offsets into
- * code_offsets.
+ * The CODE_COLUMNS case of first_code_kind: keys that are all value keys,
+ * each of its column's type, on ascending integer-like columns (a skip
+ * scan's skip keys only while a prefix gives them values: the reader
+ * lives within one prefix); their images into key_images and the codes'
+ * offsets into code_offsets.
  */
 static int8
 leading_columns_kind(LeafReader *reader, const BpScanKeys *keys)
@@ -223,7 +224,7 @@ leading_columns_kind(LeafReader *reader, const BpScanKeys *keys)
 	const BpLeaf *leaf = reader->leaf;
 	const BpSlotDesc *desc = leaf->desc;
 
-	if (keys->nskip > 0)
+	if (keys->nskip > 0 && !keys->prefix_set)
 		return CODE_NONE;
 	for (int i = 0; i < keys->nkeys; i++)
 	{
@@ -231,7 +232,7 @@ leading_columns_kind(LeafReader *reader, const BpScanKeys *keys)
 		int			att = key->attno;
 		uint16		offset = 0;
 
-		if (key->flags != 0 || key->skip || !integer_code_column(leaf, att) ||
+		if (key->flags != 0 || !integer_code_column(leaf, att) ||
 			key->kind != desc->cmp_kind[att] ||
 			!bp_datum_image(key->kind, desc->att_len[att], key->argument,
 							&reader->key_images[i]))
@@ -260,8 +261,10 @@ first_code_kind(LeafReader *reader)
 	const BpScanKeys *keys = (const BpScanKeys *) reader->pred_arg;
 	BpCompareKind kind = desc->cmp_kind[0];
 
-	if (!leaf->packed || reader->before_start != bp_below_range ||
+	if (!leaf->packed ||
+		(reader->before_start != NULL && reader->before_start != bp_below_range) ||
 		(reader->after_end != NULL && reader->after_end != bp_above_range) ||
+		reader->before_start == reader->after_end ||
 		keys->nkeys > MAX_CODE_KEYS)
 		return CODE_NONE;
 	if (!keys->first_column_inline)
@@ -568,8 +571,11 @@ bp_leaf_nearest(BpLeaf *leaf, BpaPredicateFn excluded, void *arg,
 	const char *stored;
 
 	init_reader(&reader, leaf, false, work->slot);
-	reader.before_start = excluded;
-	reader.after_end = excluded;
+	/* the one predicate a search in the direction asks */
+	if (forward)
+		reader.before_start = excluded;
+	else
+		reader.after_end = excluded;
 	reader.pred_arg = arg;
 	stored = bpa_nearest(leaf->region, leaf->compare, leaf->compare_arg,
 						 !decodes ? excluded :
@@ -742,6 +748,10 @@ typedef struct RangeCopy
 	bool		by_code;
 	bool		by_bytes;		/* keyed leaf, keys point_bytes */
 	uint8		window[KEY_WINDOW_SIZE];	/* by_bytes, packed: the key's */
+	int32		equal_key;		/* by_bytes, packed: the offset of a key
+								 * found equal to the keys', or -1 */
+	int			decoded_equal;	/* the item of out decoded from an entry
+								 * with that key, or -1 */
 	LeafReader *reader;
 	char	   *out;
 	ItemPointerData *tids;
@@ -763,27 +773,41 @@ key_equals_argument(const BpScanKeys *keys, const char *key, uint16 skip)
 
 /*
  * Does the first column of the stored entry of a keyed leaf hold the key
- * of keys (point_bytes)?  A plain entry tells by its prefix first, a
- * packed one by its window (the argument's is window), without decoding.
+ * of copy's keys (point_bytes)?  A plain entry tells by its prefix first,
+ * a packed one by its window (the argument's is copy->window), without
+ * decoding; a packed one whose code names the key last found equal
+ * (copy->equal_key: a run of equal keys shares one), by that alone.
  */
 static bool
-stored_key_equals(const BpLeaf *leaf, const BpScanKeys *keys,
-				  const uint8 *window, const char *stored)
+stored_key_equals(RangeCopy *copy, const char *stored)
 {
+	const BpLeaf *leaf = copy->leaf;
 	const char *field = stored + leaf->desc->att_offset[0];
 
 	if (leaf->packed)
 	{
 		const uint8 *code = bp_first_key_code(leaf, stored);
+		int32		offset;
 
+		if (code == NULL)
+			return false;
+		offset = bp_code_key_offset(code, leaf->desc->columns.length[0]);
+		if (offset == copy->equal_key)
+			return true;
 		/* the argument starts with the prefix a stripped key lacks */
-		return code != NULL && memcmp(code, window, KEY_WINDOW_SIZE) == 0 &&
-			key_equals_argument(keys, bp_first_code_key(leaf, code), leaf->key_strip);
+		if (memcmp(code, copy->window, KEY_WINDOW_SIZE) != 0 ||
+			!key_equals_argument(copy->keys, bp_first_code_key(leaf, code),
+								 leaf->key_strip))
+			return false;
+		copy->equal_key = offset;
+		copy->decoded_equal = -1;
+		return true;
 	}
 	if (bp_slot_isnull(leaf->desc, stored, 0) ||
-		bp_compare_prefixes(field, keys->keys[0].prefix) != 0)
+		bp_compare_prefixes(field, copy->keys->keys[0].prefix) != 0)
 		return false;
-	return key_equals_argument(keys, bp_page_key(leaf->desc, leaf->page, bp_key_ref(field)), 0);
+	return key_equals_argument(copy->keys,
+							   bp_page_key(leaf->desc, leaf->page, bp_key_ref(field)), 0);
 }
 
 /*
@@ -803,9 +827,41 @@ stored_inside(RangeCopy *copy, const char *stored, const char **slot)
 		return code >= copy->codes.lo && code <= copy->codes.hi;
 	}
 	if (copy->by_bytes)
-		return stored_key_equals(leaf, copy->keys, copy->window, stored);
+		return stored_key_equals(copy, stored);
 	*slot = reader_slot(copy->reader, stored);
 	return bp_inside_first_column(copy->keys, *slot);
+}
+
+/*
+ * Append to copy->out the logical slot of a stored entry found inside
+ * without decoding; by stored_key_equals on a packed leaf of one column,
+ * whose entries with one key share its decoding, from the slot of the
+ * last one decoded.
+ */
+static void
+copy_equal_key_entry(RangeCopy *copy, const char *stored)
+{
+	const BpLeaf *leaf = copy->leaf;
+	uint16		width = leaf->desc->width;
+	char	   *out = copy->out + (Size) copy->n * width;
+
+	if (!copy->by_bytes || !leaf->packed || leaf->codec.natts != 1)
+		reader_slot_into(copy->reader, stored, out);
+	else
+	{
+		if (copy->decoded_equal >= 0)
+			bp_decode_entry_sharing_key(leaf, stored,
+										copy->out + (Size) copy->decoded_equal * width,
+										out);
+		else
+		{
+			bp_decode_entry(leaf, stored, out);
+			copy->decoded_equal = copy->n;
+		}
+		if (copy->reader->any_marks && bp_has_dead_mark(leaf, stored))
+			((ItemPointer) out)->ip_posid |= BP_TID_DEAD_BIT;
+	}
+	copy->n++;
 }
 
 /*
@@ -832,7 +888,7 @@ copy_run_inside(RangeCopy *copy, const char *run, int n, bool sorted)
 		if (copy->out != NULL && slot != NULL)
 			memcpy(copy->out + (Size) copy->n++ * width, slot, width);
 		else if (copy->out != NULL)
-			reader_slot_into(copy->reader, stored, copy->out + (Size) copy->n++ * width);
+			copy_equal_key_entry(copy, stored);
 		else if (!copy->reader->any_marks || !bp_has_dead_mark(leaf, stored))
 			copy->tids[copy->n++] = bp_stored_entry_tid(leaf, stored);
 	}
@@ -919,7 +975,7 @@ bp_leaf_copy_range(BpLeaf *leaf, const BpScanKeys *keys, bool dead_marks,
 				   char *out, BpLeafWork *work)
 {
 	LeafReader	reader;
-	RangeCopy	copy = {leaf, keys, {0, 0}, false, false, {0}, &reader, out, NULL, 0};
+	RangeCopy	copy = {leaf, keys, {0, 0}, false, false, {0}, -1, -1, &reader, out, NULL, 0};
 
 	init_reader(&reader, leaf, dead_marks, work->slot);
 	if (!keys->first_column_inline && !(leaf->keyed && keys->point_bytes))
@@ -943,7 +999,7 @@ bp_leaf_range_tids(BpLeaf *leaf, const BpScanKeys *keys, bool skip_dead,
 				   ItemPointerData *out, BpLeafWork *work)
 {
 	LeafReader	reader;
-	RangeCopy	copy = {leaf, keys, {0, 0}, false, false, {0}, &reader, NULL, out, 0};
+	RangeCopy	copy = {leaf, keys, {0, 0}, false, false, {0}, -1, -1, &reader, NULL, out, 0};
 
 	Assert(keys->first_column_inline && keys->exact);
 	init_reader(&reader, leaf, skip_dead, work->slot);
