@@ -53,35 +53,36 @@ EXPLAIN (ANALYZE, COSTS OFF) SELECT count(*) FROM demo_bpindex WHERE k BETWEEN 2
 RESET ALL;
 
 \echo
-\echo '== timings side by side (mean of repeated runs, milliseconds)'
-CREATE FUNCTION pg_temp.mean_ms(query text, repetitions int) RETURNS numeric
+\echo '== timings side by side (median of 7 rounds, btree and bpindex alternating; milliseconds per query)'
+-- mean ms of one batch of executions of query, after one unmeasured run
+CREATE FUNCTION pg_temp.batch_ms(query text, executions int) RETURNS float8
 LANGUAGE plpgsql AS $$
 DECLARE
 	started timestamptz;
-	total interval := '0';
 BEGIN
-	EXECUTE query;				-- warm up
-	FOR i IN 1 .. repetitions LOOP
-		started := clock_timestamp();
+	EXECUTE query;
+	started := clock_timestamp();
+	FOR i IN 1 .. executions LOOP
 		EXECUTE query;
-		total := total + (clock_timestamp() - started);
 	END LOOP;
-	RETURN round((extract(epoch FROM total) * 1000 / repetitions)::numeric, 3);
+	RETURN extract(epoch FROM clock_timestamp() - started) * 1000 / executions;
 END $$;
 
 CREATE TEMP TABLE demo_queries (ord int, workload text, query text, reps int, bitmap boolean);
 INSERT INTO demo_queries VALUES
-	(1, 'point query (k = probe)', 'SELECT * FROM %I WHERE k = ' || :probe, 2000, false),
-	(2, 'ordered range, LIMIT 1000', 'SELECT k FROM %I WHERE k >= 5000000 ORDER BY k LIMIT 1000', 200, false),
-	(3, 'ordered range with heap column, LIMIT 1000', 'SELECT * FROM %I WHERE k >= 5000000 ORDER BY k LIMIT 1000', 200, false),
-	(4, 'wide range count (bitmap)', 'SELECT count(*) FROM %I WHERE k BETWEEN 2000000 AND 2999999', 10, true);
+	(1, 'point query (k = probe)', 'SELECT * FROM %I WHERE k = ' || :probe, 300, false),
+	(2, 'ordered range, LIMIT 1000', 'SELECT k FROM %I WHERE k >= 5000000 ORDER BY k LIMIT 1000', 30, false),
+	(3, 'ordered range with heap column, LIMIT 1000', 'SELECT * FROM %I WHERE k >= 5000000 ORDER BY k LIMIT 1000', 30, false),
+	(4, 'wide range count (bitmap)', 'SELECT count(*) FROM %I WHERE k BETWEEN 2000000 AND 2999999', 2, true);
 
-CREATE TEMP TABLE demo_timings AS
-SELECT ord, workload, NULL::numeric AS btree_ms, NULL::numeric AS bpindex_ms FROM demo_queries;
+CREATE TEMP TABLE demo_rounds (ord int, am text, ms float8);
 
+-- seven rounds per query, each a batch of btree then bpindex or the
+-- other way round, so that both see the same moments of the machine
 DO $$
 DECLARE
 	q record;
+	am text;
 BEGIN
 	FOR q IN SELECT * FROM demo_queries ORDER BY ord LOOP
 		IF q.bitmap THEN
@@ -89,15 +90,26 @@ BEGIN
 			SET LOCAL enable_indexscan = off;
 			SET LOCAL enable_indexonlyscan = off;
 		END IF;
-		UPDATE demo_timings SET
-			btree_ms = pg_temp.mean_ms(format(q.query, 'demo_btree'), q.reps),
-			bpindex_ms = pg_temp.mean_ms(format(q.query, 'demo_bpindex'), q.reps)
-		WHERE ord = q.ord;
+		FOR r IN 1 .. 7 LOOP
+			FOREACH am IN ARRAY CASE WHEN r % 2 = 1 THEN ARRAY['btree', 'bpindex']
+									 ELSE ARRAY['bpindex', 'btree'] END LOOP
+				INSERT INTO demo_rounds
+				VALUES (q.ord, am, pg_temp.batch_ms(format(q.query, 'demo_' || am), q.reps));
+			END LOOP;
+		END LOOP;
 		RESET enable_seqscan;
 		RESET enable_indexscan;
 		RESET enable_indexonlyscan;
 	END LOOP;
 END $$;
+
+CREATE TEMP TABLE demo_timings AS
+SELECT q.ord, q.workload,
+	   round((SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FROM demo_rounds r
+			  WHERE r.ord = q.ord AND r.am = 'btree')::numeric, 3) AS btree_ms,
+	   round((SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FROM demo_rounds r
+			  WHERE r.ord = q.ord AND r.am = 'bpindex')::numeric, 3) AS bpindex_ms
+FROM demo_queries q;
 
 SELECT workload, btree_ms, bpindex_ms,
 	   round(btree_ms / nullif(bpindex_ms, 0), 2) AS "speedup (btree/bpindex)"

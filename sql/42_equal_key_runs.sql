@@ -103,3 +103,22 @@ SELECT (bp_check(q, m)).* FROM (VALUES
     ('select a, b from t_runs_skip where b between 100 and 140 order by a desc, b desc', 'indexonly'),
     ('select a, b from t_runs_skip where b in (5, 6000, 19999) order by a desc, b desc', 'indexonly'),
     ('select c from t_runs_skip where b = 332', 'bitmap')) v(q, m);
+
+-- IS NULL and IS NOT NULL keys test the same codes: a NULL code of a
+-- leading column, NULLS LAST and NULLS FIRST, alone and before a key on
+-- the next column
+SELECT (bp_check(q, m)).* FROM (VALUES
+    ('select a, b from t_runs_skip where a is null', 'indexonly'),
+    ('select a, b from t_runs_skip where a is null and b between 5000 and 15000 order by a, b', 'indexonly'),
+    ('select a, b from t_runs_skip where a is null and b > 19000 order by a desc, b desc', 'indexonly'),
+    ('select c from t_runs_skip where a is null and b < 3000', 'bitmap'),
+    ('select a, b from t_runs_skip where a is not null and a < 2 and b < 20 order by a, b', 'indexonly')) v(q, m);
+CREATE INDEX t_runs_skip_nf ON t_runs_skip USING bpindex (a NULLS FIRST, b);
+DROP INDEX t_runs_skip_bp;
+SELECT leaf_pages = packed_leaves AS all_packed FROM bpindex_stats('t_runs_skip_nf');
+SELECT (bp_check(q, m)).* FROM (VALUES
+    ('select a, b from t_runs_skip where a is null', 'indexonly'),
+    ('select a, b from t_runs_skip where a is null and b between 5000 and 15000 order by a nulls first, b', 'indexonly'),
+    ('select a, b from t_runs_skip where a = 7 and b > 19000 order by a desc nulls last, b desc', 'indexonly'),
+    ('select a, b from t_runs_skip where b = 4000', 'indexonly'),
+    ('select c from t_runs_skip where a is not null and b = 332', 'bitmap')) v(q, m);

@@ -212,8 +212,9 @@ integer_code_column(const BpLeaf *leaf, int att)
 }
 
 /*
- * The CODE_COLUMNS case of first_code_kind: keys that are all value keys,
- * each of its column's type, on ascending integer-like columns (a skip
+ * The CODE_COLUMNS case of first_code_kind: keys that are all IS [NOT]
+ * NULL keys or value keys of their column's type, on ascending
+ * integer-like columns (a skip
  * scan's skip keys only while a prefix gives them values: the reader
  * lives within one prefix); their images into key_images and the codes'
  * offsets into code_offsets.
@@ -232,10 +233,11 @@ leading_columns_kind(LeafReader *reader, const BpScanKeys *keys)
 		int			att = key->attno;
 		uint16		offset = 0;
 
-		if (key->flags != 0 || !integer_code_column(leaf, att) ||
-			key->kind != desc->cmp_kind[att] ||
-			!bp_datum_image(key->kind, desc->att_len[att], key->argument,
-							&reader->key_images[i]))
+		if (!integer_code_column(leaf, att) ||
+			(key->flags == 0 &&
+			 (key->kind != desc->cmp_kind[att] ||
+			  !bp_datum_image(key->kind, desc->att_len[att], key->argument,
+							  &reader->key_images[i]))))
 			return CODE_NONE;
 		for (int j = 0; j < att; j++)
 			offset += leaf->codec.att_width[j];
@@ -359,7 +361,7 @@ code_column_value(const BpCodec *codec, int att, const uint8 *stored,
  * For CODE_COLUMNS: is the stored entry outside the keys' range, as
  * bp_below_range or bp_above_range (outside_range) would say of its
  * decoded slot: the columns in order, each looked at only while the
- * earlier ones are pinned by equality keys it satisfies?  -1 for a NULL.
+ * earlier ones are pinned by equality keys (= or IS NULL) it satisfies?
  */
 static int
 leading_columns_outside(LeafReader *reader, const uint8 *stored, bool below)
@@ -374,19 +376,22 @@ leading_columns_outside(LeafReader *reader, const uint8 *stored, bool below)
 		bool		pinned = false;
 		bool		all_equal = true;
 		uint64		value;
+		bool		isnull = !code_column_value(codec, att, stored,
+												reader->code_offsets[i], &value);
 
-		if (!code_column_value(codec, att, stored, reader->code_offsets[i], &value))
-			return -1;
 		for (; i < keys->nkeys && keys->keys[i].attno == att; i++)
 		{
 			const BpScanKey *key = &keys->keys[i];
-			int			c = (value > reader->key_images[i]) -
-				(value < reader->key_images[i]);
-			BpKeyResult result = bp_key_side(key, c);
+			BpKeyResult result;
 
+			if (!bp_key_null_side(key, reader->leaf->desc->nulls_first[att],
+								  isnull, &result))
+				result = bp_key_side(key, (value > reader->key_images[i]) -
+									 (value < reader->key_images[i]));
 			if (result == side)
 				return 1;
-			if (key->strategy == BTEqualStrategyNumber)
+			if (key->strategy == BTEqualStrategyNumber ||
+				(key->flags & SK_SEARCHNULL))
 			{
 				pinned = true;
 				all_equal &= result == BP_KEY_MATCH;

@@ -669,18 +669,12 @@ static BpKeyResult
 test_key(const BpScanKey *key, const BpSlotDesc *desc, const char *slot)
 {
 	int			att = key->attno;
-	bool		isnull = bp_slot_isnull(desc, slot, att);
-	BpKeyResult null_side = desc->nulls_first[att] ? BP_KEY_BELOW : BP_KEY_ABOVE;
-	BpKeyResult value_side = desc->nulls_first[att] ? BP_KEY_ABOVE : BP_KEY_BELOW;
+	BpKeyResult side;
 	int32		c;
 
-	if (key->flags & SK_SEARCHNULL)
-		return isnull ? BP_KEY_MATCH : value_side;
-	if (key->flags & SK_SEARCHNOTNULL)
-		return isnull ? null_side : BP_KEY_MATCH;
-	if (isnull)
-		return null_side;
-
+	if (bp_key_null_side(key, desc->nulls_first[att],
+						 bp_slot_isnull(desc, slot, att), &side))
+		return side;
 	c = compare_column(key->kind, &key->cmp, key->order, key->collation, desc, slot,
 					   att, key->argument, key->prefix);
 	if (c >= key->below_limit && c <= key->above_limit)

@@ -64,6 +64,29 @@ bp_key_side(const BpScanKey *key, int c)
 }
 
 /*
+ * Where NULLs alone decide, the side of key's range of an entry whose
+ * column is NULL (isnull) or not, into *side: an IS NULL or IS NOT NULL
+ * key, or a value key and a NULL.  False when the value must be compared.
+ */
+static inline bool
+bp_key_null_side(const BpScanKey *key, bool nulls_first, bool isnull,
+				 BpKeyResult *side)
+{
+	BpKeyResult null_side = nulls_first ? BP_KEY_BELOW : BP_KEY_ABOVE;
+	BpKeyResult value_side = nulls_first ? BP_KEY_ABOVE : BP_KEY_BELOW;
+
+	if (key->flags & SK_SEARCHNULL)
+		*side = isnull ? BP_KEY_MATCH : value_side;
+	else if (key->flags & SK_SEARCHNOTNULL)
+		*side = isnull ? null_side : BP_KEY_MATCH;
+	else if (isnull)
+		*side = null_side;
+	else
+		return false;
+	return true;
+}
+
+/*
  * An = ANY(array) key that does not drive the scan: the array's sorted
  * distinct elements, tested by binary search on each entry.  Range keys
  * >= its first and <= its last element bound the scan.
