@@ -916,6 +916,8 @@ static void
 move_slot_keys(const BpSlotDesc *desc, char *slots, int n, const char *from,
 			   char *to, bool copy_bytes, MemoryContext outside_cxt)
 {
+	const char *copied = NULL;	/* the key copied last: runs share one */
+
 	for (int k = 0; desc->has_keys && k < n; k++)
 	{
 		char	   *slot = slots + (Size) k * desc->width;
@@ -938,8 +940,9 @@ move_slot_keys(const BpSlotDesc *desc, char *slots, int n, const char *from,
 			}
 			if (key < from || key >= from + BLCKSZ)
 				continue;
-			if (copy_bytes)
+			if (copy_bytes && key != copied)
 				memcpy(to + (key - from), key, VARSIZE_ANY(key));
+			copied = key;
 			bp_set_key_ref(field, (uint64) (uintptr_t) (to + (key - from)));
 		}
 	}
