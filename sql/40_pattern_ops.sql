@@ -131,3 +131,37 @@ SELECT r.* FROM unnest(ARRAY[
     'select c from pt where c like ''item-04%''',
     'select v from pt where v like ''zz~%'''
 ]) q, lk_check(q) r;
+
+-- LIKE on a key column after the first: its bounds join the = conditions
+-- of the columns before it (a multi-tenant search), or the scan skips
+-- through the values of those without one
+CREATE TABLE pt2 (tenant int4, region text COLLATE :"coll", s text COLLATE :"coll", n int4);
+INSERT INTO pt2 SELECT (n + i) % 20, 'r' || ((n + i) % 3), s, n FROM pt, generate_series(1, 2) i;
+CREATE INDEX pt_ts ON pt2 USING bpindex (tenant, s text_pattern_ops);
+CREATE INDEX pt_trs ON pt2 USING bpindex (tenant, region, s text_pattern_ops);
+VACUUM ANALYZE pt2;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT s FROM pt2 WHERE tenant = 1 AND s LIKE 'item-04%';
+EXPLAIN (COSTS OFF) SELECT tenant, region, s FROM pt2 WHERE tenant = 1 AND s LIKE 'item-04%' AND region = 'r1';
+-- no condition on tenant: a skip scan through its values, bounded on s
+EXPLAIN (COSTS OFF) SELECT tenant, s FROM pt2 WHERE s LIKE 'item-04%';
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+DROP INDEX pt_trs;
+SELECT r.* FROM unnest(ARRAY[
+    'select s from pt2 where tenant = 1 and s like ''item-04%''',
+    'select tenant, s from pt2 where tenant = 3 and s like ''it%'' order by tenant, s',
+    'select tenant, s from pt2 where tenant = 3 and s like ''it%'' order by tenant desc, s desc',
+    'select s, n from pt2 where tenant = 0 and s like ''Item-1_''',
+    'select s from pt2 where tenant = 7 and s like ''a\%b%''',
+    'select tenant, s from pt2 where s like ''item-04%''',
+    'select tenant, s from pt2 where tenant < 3 and s like ''item-04%'''
+]) q, lk_check(q) r;
+CREATE INDEX pt_trs ON pt2 USING bpindex (tenant, region, s text_pattern_ops);
+DROP INDEX pt_ts;
+SELECT r.* FROM unnest(ARRAY[
+    'select tenant, region, s from pt2 where tenant = 1 and region = ''r1'' and s like ''item-04%''',
+    'select tenant, region, s from pt2 where tenant = 1 and s like ''item-04%''',
+    'select region, s from pt2 where region = ''r2'' and s like ''zz~%'''
+]) q, lk_check(q) r;

@@ -106,15 +106,15 @@ prefix_successor(const char *prefix)
 }
 
 /*
- * The clause column op value, op the member of strategy of the index's
- * first column's family, value a constant of the column's type.
+ * The clause column op value, op the member of strategy of the family of
+ * the index's key column col, value a constant of the column's type.
  */
 static RestrictInfo *
-bound_clause(PlannerInfo *root, IndexOptInfo *index, Node *column,
+bound_clause(PlannerInfo *root, IndexOptInfo *index, int col, Node *column,
 			 StrategyNumber strategy, const char *value)
 {
-	Oid			type = index->opcintype[0];
-	Oid			opno = get_opfamily_member(index->opfamily[0], type, type,
+	Oid			type = index->opcintype[col];
+	Oid			opno = get_opfamily_member(index->opfamily[col], type, type,
 										   strategy);
 	Datum		datum;
 	Expr	   *clause;
@@ -128,20 +128,34 @@ bound_clause(PlannerInfo *root, IndexOptInfo *index, Node *column,
 	clause = make_opclause(opno, BOOLOID, false, (Expr *) copyObject(column),
 						   (Expr *) makeConst(type, -1, get_typcollation(type),
 											  -1, datum, false, false),
-						   InvalidOid, index->indexcollations[0]);
+						   InvalidOid, index->indexcollations[col]);
 	set_opfuncid((OpExpr *) clause);
 	return make_simple_restrictinfo(root, clause);
 }
 
 /*
- * The bounds on the first key column of index that rinfo's LIKE implies,
- * or NIL: the LIKE (text or bpchar, under a deterministic collation) must
- * test that column, of a pattern class, against a constant pattern with a
- * fixed prefix.
+ * The key column of index, of a pattern class, that a LIKE's operand is;
+ * -1 if none.
+ */
+static int
+pattern_column(Node *operand, IndexOptInfo *index)
+{
+	for (int col = 0; col < index->nkeycolumns; col++)
+		if (match_index_to_operand(operand, col, index) &&
+			pattern_family(index->opfamily[col], index->opcintype[col]))
+			return col;
+	return -1;
+}
+
+/*
+ * The bounds on a key column of index that rinfo's LIKE implies, or NIL;
+ * the column in *col.  The LIKE (text or bpchar, under a deterministic
+ * collation) must test that column, of a pattern class, against a
+ * constant pattern with a fixed prefix.
  */
 List *
 bp_like_prefix_bounds(PlannerInfo *root, RestrictInfo *rinfo,
-					  IndexOptInfo *index)
+					  IndexOptInfo *index, int *col)
 {
 	OpExpr	   *like = (OpExpr *) rinfo->clause;
 	Node	   *column;
@@ -158,8 +172,7 @@ bp_like_prefix_bounds(PlannerInfo *root, RestrictInfo *rinfo,
 	column = linitial(like->args);
 	pattern = (Const *) lsecond(like->args);
 	if (!IsA(pattern, Const) || pattern->constisnull ||
-		!match_index_to_operand(column, 0, index) ||
-		!pattern_family(index->opfamily[0], index->opcintype[0]) ||
+		(*col = pattern_column(column, index)) < 0 ||
 		(OidIsValid(like->inputcollid) &&
 		 !get_collation_isdeterministic(like->inputcollid)))
 		return NIL;
@@ -169,13 +182,13 @@ bp_like_prefix_bounds(PlannerInfo *root, RestrictInfo *rinfo,
 	if (prefix == NULL || prefix[0] == '\0')
 		return NIL;
 	if (exact)
-		return list_make1(bound_clause(root, index, column,
+		return list_make1(bound_clause(root, index, *col, column,
 									   BTEqualStrategyNumber, prefix));
-	bounds = list_make1(bound_clause(root, index, column,
+	bounds = list_make1(bound_clause(root, index, *col, column,
 									 BTGreaterEqualStrategyNumber, prefix));
 	successor = prefix_successor(prefix);
 	if (successor != NULL)
-		bounds = lappend(bounds, bound_clause(root, index, column,
+		bounds = lappend(bounds, bound_clause(root, index, *col, column,
 											  BTLessStrategyNumber, successor));
 	return bounds;
 }

@@ -12,6 +12,6 @@
 #include "nodes/pathnodes.h"
 
 extern List *bp_like_prefix_bounds(PlannerInfo *root, RestrictInfo *rinfo,
-								   IndexOptInfo *index);
+								   IndexOptInfo *index, int *col);
 
 #endif							/* BPLIKEPREFIX_H */

@@ -10,7 +10,8 @@
  *	  on that column (a >= x), derived from it as a lossy index clause: the
  *	  row comparison itself stays a filter, and the relation's row estimate
  *	  is the one the planner made from it.  The same hook gives LIKE
- *	  'prefix%' on a column of a pattern operator class its bounds.
+ *	  'prefix%' on a key column of a pattern operator class its bounds,
+ *	  beside the = restrictions of the key columns before it.
  *
  *-------------------------------------------------------------------------
  */
@@ -149,24 +150,86 @@ index_only_possible(RelOptInfo *rel, IndexOptInfo *index)
 	return bms_is_subset(needed, returned);
 }
 
+/* An index clause of index column col: rinfo, or bounds derived from it. */
+static IndexClause *
+make_index_clause(RestrictInfo *rinfo, List *quals, bool lossy, int col)
+{
+	IndexClause *iclause = makeNode(IndexClause);
+
+	iclause->rinfo = rinfo;
+	iclause->indexquals = quals;
+	iclause->lossy = lossy;
+	iclause->indexcol = col;
+	iclause->indexcols = NIL;
+	return iclause;
+}
+
+/*
+ * Is rinfo "column = value" on key column col of index: the column on the
+ * left, the equality operator of its family under its collation, a value
+ * the scan can compute before it starts?
+ */
+static bool
+equality_on_column(PlannerInfo *root, RestrictInfo *rinfo, IndexOptInfo *index,
+				   int col)
+{
+	OpExpr	   *op = (OpExpr *) rinfo->clause;
+	Node	   *value;
+
+	if (!IsA(op, OpExpr) || list_length(op->args) != 2 ||
+		!match_index_to_operand(linitial(op->args), col, index) ||
+		get_op_opfamily_strategy(op->opno, index->opfamily[col]) !=
+		BTEqualStrategyNumber ||
+		(OidIsValid(index->indexcollations[col]) &&
+		 op->inputcollid != index->indexcollations[col]))
+		return false;
+	value = lsecond(op->args);
+	return !bms_is_member(index->rel->relid, pull_varnos(root, value)) &&
+		!contain_volatile_functions(value);
+}
+
+/*
+ * The index clauses of the key columns of index before col: each
+ * restriction of rel that is an = on one of them (columns without one are
+ * skipped through by the scan).
+ */
+static List *
+leading_equality_clauses(PlannerInfo *root, RelOptInfo *rel,
+						 IndexOptInfo *index, int col)
+{
+	List	   *iclauses = NIL;
+
+	for (int j = 0; j < col; j++)
+	{
+		ListCell   *lc;
+
+		foreach(lc, rel->baserestrictinfo)
+		{
+			RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+			if (!rinfo->pseudoconstant && equality_on_column(root, rinfo, index, j))
+				iclauses = lappend(iclauses,
+								   make_index_clause(rinfo, list_make1(rinfo), false, j));
+		}
+	}
+	return iclauses;
+}
+
 /*
  * Add index paths of index (index-only scans where they can be), forward
- * and backward, whose only index clause is rinfo, lossy, through the
- * bounds on its first column derived from it.
+ * and backward, whose index clauses are the = restrictions of the key
+ * columns before col and rinfo, lossy, through the bounds on column col
+ * derived from it.
  */
 static void
 add_bound_paths(PlannerInfo *root, RelOptInfo *rel, IndexOptInfo *index,
-				RestrictInfo *rinfo, List *bounds)
+				RestrictInfo *rinfo, List *bounds, int col)
 {
-	IndexClause *iclause = makeNode(IndexClause);
+	List	   *iclauses = lappend(leading_equality_clauses(root, rel, index, col),
+								   make_index_clause(rinfo, bounds, true, col));
 	ScanDirection dirs[] = {ForwardScanDirection, BackwardScanDirection};
 	bool		index_only = index_only_possible(rel, index);
 
-	iclause->rinfo = rinfo;
-	iclause->indexquals = bounds;
-	iclause->lossy = true;
-	iclause->indexcol = 0;
-	iclause->indexcols = NIL;
 	for (int i = 0; i < lengthof(dirs); i++)
 	{
 		List	   *pathkeys = build_index_pathkeys(root, index, dirs[i]);
@@ -176,7 +239,7 @@ add_bound_paths(PlannerInfo *root, RelOptInfo *rel, IndexOptInfo *index,
 		/* backward only when some ordering asks for it */
 		if (i > 0 && pathkeys == NIL)
 			continue;
-		path = create_index_path(root, index, list_make1(iclause), NIL, NIL,
+		path = create_index_path(root, index, iclauses, NIL, NIL,
 								 pathkeys, dirs[i], index_only, NULL, 1.0,
 								 false);
 		add_path(rel, (Path *) path);
@@ -212,6 +275,7 @@ bp_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		{
 			RestrictInfo *rinfo = lfirst_node(RestrictInfo, rc);
 			List	   *bounds = NIL;
+			int			col = 0;
 
 			if (rinfo->pseudoconstant)
 				continue;
@@ -223,9 +287,9 @@ bp_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 					bounds = list_make1(bound);
 			}
 			else
-				bounds = bp_like_prefix_bounds(root, rinfo, index);
+				bounds = bp_like_prefix_bounds(root, rinfo, index, &col);
 			if (bounds != NIL)
-				add_bound_paths(root, rel, index, rinfo, bounds);
+				add_bound_paths(root, rel, index, rinfo, bounds, col);
 		}
 	}
 }
