@@ -214,10 +214,9 @@ integer_code_column(const BpLeaf *leaf, int att)
 /*
  * The CODE_COLUMNS case of first_code_kind: keys that are all IS [NOT]
  * NULL keys or value keys of their column's type, on ascending
- * integer-like columns (a skip
- * scan's skip keys only while a prefix gives them values: the reader
- * lives within one prefix); their images into key_images and the codes'
- * offsets into code_offsets.
+ * integer-like columns (a skip scan's skip keys only while a prefix gives
+ * them values: the reader lives within one prefix); their images into
+ * key_images and the codes' offsets into code_offsets.
  */
 static int8
 leading_columns_kind(LeafReader *reader, const BpScanKeys *keys)
