@@ -122,3 +122,39 @@ SELECT (bp_check(q, m)).* FROM (VALUES
     ('select a, b from t_runs_skip where a = 7 and b > 19000 order by a desc nulls last, b desc', 'indexonly'),
     ('select a, b from t_runs_skip where b = 4000', 'indexonly'),
     ('select c from t_runs_skip where a is not null and b = 332', 'bitmap')) v(q, m);
+
+-- an index-only scan of one key column whose entries all have the same
+-- tuple (= on text, IS NULL) forms it once per rescan: a nested loop
+-- rescans it with each outer key, and the kinds it returns are the
+-- outer keys', as a hash join over sequential scans finds them
+CREATE FUNCTION runs_by_kind(plain boolean) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    result text;
+BEGIN
+    PERFORM set_config('enable_hashjoin', (NOT plain)::text, true);
+    PERFORM set_config('enable_mergejoin', 'off', true);
+    PERFORM set_config('enable_seqscan', (NOT plain)::text, true);
+    PERFORM set_config('enable_indexscan', plain::text, true);
+    PERFORM set_config('enable_indexonlyscan', plain::text, true);
+    PERFORM set_config('enable_bitmapscan', 'off', true);
+    EXECUTE 'SELECT string_agg(kind || '':'' || n, '' '' ORDER BY kind)
+             FROM (SELECT t.kind, count(*) AS n
+                   FROM (VALUES (''cart''), (''refund''), (''view''), (''checkout'')) v(k)
+                   JOIN t_runs t ON t.kind = v.k GROUP BY t.kind) s' INTO result;
+    RETURN result;
+END $$;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF)
+SELECT t.kind FROM (VALUES ('cart'), ('refund')) v(k) JOIN t_runs t ON t.kind = v.k;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+SELECT runs_by_kind(true) = runs_by_kind(false) AS nested_loop_as_hash_join,
+       runs_by_kind(true) AS kinds;
+SELECT (bp_check(q, m)).* FROM (VALUES
+    ('select kind from t_runs where kind is null', 'indexonly'),
+    ('select url from t_runs_strip where url is null', 'indexonly')) v(q, m);

@@ -94,6 +94,23 @@ every_column_pinned(const BpScanKeys *keys)
 	return true;
 }
 
+/*
+ * Do all entries that keys can return have the same index tuple, their
+ * heap TIDs apart: one key column, no INCLUDE column, and one value whose
+ * equal values are the same bytes (= on text or bytea, not an array's
+ * elements in turn), or IS NULL?
+ */
+static bool
+entries_share_tuple(const BpScanKeys *keys)
+{
+	const BpScanKey *key = &keys->keys[0];
+
+	if (keys->desc->ncolumns != 1 || keys->nkeys != 1 || keys->nfilters != 0 ||
+		keys->drive_key >= 0 || keys->nskip != 0)
+		return false;
+	return keys->point_bytes || (key->flags & SK_SEARCHNULL) != 0;
+}
+
 /* (Re)start a scan with new keys. */
 void
 bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
@@ -118,6 +135,8 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 		(so->keys.keys[0].strategy == BTEqualStrategyNumber ||
 		 (so->keys.keys[0].flags & SK_SEARCHNULL));
 	so->point_equal = so->point && every_column_pinned(&so->keys);
+	so->same_tuple = entries_share_tuple(&so->keys);
+	so->shared_tuple = NULL;
 	bp_scan_release_pos(&so->pos);
 	bp_scan_release_pos(&so->mark);
 	bp_scan_release_pos(&so->probe);
@@ -323,7 +342,7 @@ same_values(const BpSlotDesc *desc, const char *a, const char *b)
  * run of entries with the same values.
  */
 static IndexTuple
-form_entry_tuple(IndexScanDesc scan, const char *slot)
+form_new_tuple(IndexScanDesc scan, const char *slot)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	const BpSlotDesc *desc = so->keys.desc;
@@ -366,6 +385,27 @@ form_entry_tuple(IndexScanDesc scan, const char *slot)
 	}
 	MemoryContextSwitchTo(old);
 	return itup;
+}
+
+/*
+ * The index tuple of slot for an index-only scan: the scan's shared tuple
+ * with slot's heap TID where all its entries have one (same_tuple), else
+ * formed (form_new_tuple).
+ */
+static IndexTuple
+form_entry_tuple(IndexScanDesc scan, const char *slot)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+
+	if (so->shared_tuple != NULL)
+	{
+		so->shared_tuple->t_tid = bp_slot_tid(slot);
+		return so->shared_tuple;
+	}
+	if (!so->same_tuple)
+		return form_new_tuple(scan, slot);
+	so->shared_tuple = form_new_tuple(scan, slot);
+	return so->shared_tuple;
 }
 
 /* Hand an entry to the executor: heap TID and, if wanted, the index tuple. */

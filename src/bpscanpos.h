@@ -87,6 +87,9 @@ typedef struct BpScanOpaqueData
 								 * range's entries differ in their TIDs only */
 	IndexTuple	itup;			/* itup_size bytes, or BLCKSZ with keys, for
 								 * index-only scans */
+	bool		same_tuple;		/* every entry the scan returns has the
+								 * same index tuple, its TID apart */
+	IndexTuple	shared_tuple;	/* with same_tuple, the one formed first */
 	int		   *killed;			/* items of pos whose heap tuples are dead */
 	int			nkilled;
 	int			killed_capacity;
