@@ -218,3 +218,24 @@ EXPLAIN (COSTS OFF) SELECT x.id FROM uq x LEFT JOIN uq_ref r ON r.ref = x.id;
 SELECT count(*) FROM bpindex_hypo_create_index('CREATE UNIQUE INDEX ON uq_ref USING bpindex (ref)');
 EXPLAIN (COSTS OFF) SELECT x.id FROM uq x LEFT JOIN uq_ref r ON r.ref = x.id;
 SELECT bpindex_hypo_reset();
+
+-- foreign keys may reference the columns of a unique bpindex index: the
+-- referencing rows are checked through it, deletes and updates of
+-- referenced keys are refused or cascade
+CREATE TABLE uq_fk_parent (id int8 NOT NULL, name text);
+CREATE UNIQUE INDEX uq_fk_parent_id ON uq_fk_parent USING bpindex (id);
+INSERT INTO uq_fk_parent SELECT g, 'p' || g FROM generate_series(1, 1000) g;
+CREATE TABLE uq_fk_child (pid int8 REFERENCES uq_fk_parent (id) ON DELETE CASCADE,
+                          note text);
+CREATE TABLE uq_fk_strict (pid int8 REFERENCES uq_fk_parent (id));
+INSERT INTO uq_fk_child SELECT g % 100 + 1, 'c' FROM generate_series(1, 500) g;
+INSERT INTO uq_fk_strict VALUES (7), (8);
+INSERT INTO uq_fk_child VALUES (1001, 'no parent');
+UPDATE uq_fk_parent SET id = 5000 WHERE id = 7;
+DELETE FROM uq_fk_parent WHERE id = 8;
+DELETE FROM uq_fk_parent WHERE id BETWEEN 1 AND 10 AND id NOT IN (7, 8);
+SELECT count(*) AS children_left, min(pid) AS lowest_parent FROM uq_fk_child;
+SELECT count(*) AS orphans FROM uq_fk_child c
+WHERE NOT EXISTS (SELECT 1 FROM uq_fk_parent p WHERE p.id = c.pid);
+SELECT bpindex_check('uq_fk_parent_id', true);
+DROP TABLE uq_fk_child, uq_fk_strict, uq_fk_parent;
