@@ -837,13 +837,13 @@ stored_inside(RangeCopy *copy, const char *stored, const char **slot)
 }
 
 /*
- * Append to copy->out the logical slot of a stored entry found inside
- * without decoding; by stored_key_equals on a packed leaf of one column,
- * whose entries with one key share its decoding, from the slot of the
- * last one decoded.
+ * Append to copy->out the logical slot of a stored entry that its code or
+ * key bytes found inside the range (without decoding it); where
+ * stored_key_equals found it, on a packed leaf of one column, from the
+ * slot of the last entry decoded with the same key.
  */
 static void
-copy_equal_key_entry(RangeCopy *copy, const char *stored)
+append_inside_entry(RangeCopy *copy, const char *stored)
 {
 	const BpLeaf *leaf = copy->leaf;
 	uint16		width = leaf->desc->width;
@@ -892,7 +892,7 @@ copy_run_inside(RangeCopy *copy, const char *run, int n, bool sorted)
 		if (copy->out != NULL && slot != NULL)
 			memcpy(copy->out + (Size) copy->n++ * width, slot, width);
 		else if (copy->out != NULL)
-			copy_equal_key_entry(copy, stored);
+			append_inside_entry(copy, stored);
 		else if (!copy->reader->any_marks || !bp_has_dead_mark(leaf, stored))
 			copy->tids[copy->n++] = bp_stored_entry_tid(leaf, stored);
 	}
