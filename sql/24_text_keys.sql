@@ -131,25 +131,49 @@ SELECT k::text, count(*) FROM t_numeric_eq WHERE k = 1 GROUP BY 1 ORDER BY 1;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 
--- the longest key accepted: 815 bytes of text (a 4-byte header makes 819,
--- a tenth of a page); one byte more is refused, naming the index
+-- the longest key accepted: 2,253 bytes of text (a 4-byte header makes
+-- 2,257, as many as a leaf and an internal page hold three of beside
+-- 22-byte slots); one byte more is refused, naming the index and the row
 CREATE TABLE t_long (k text);
 CREATE INDEX t_long_bp ON t_long USING bpindex (k);
-INSERT INTO t_long VALUES (repeat('x', 815));
-INSERT INTO t_long VALUES (repeat('x', 816));
+INSERT INTO t_long VALUES (repeat('x', 2253));
+INSERT INTO t_long VALUES (repeat('x', 2254));
 INSERT INTO t_long SELECT repeat(chr(97 + i % 26), 700) || i FROM generate_series(1, 300) i;
+-- keys that share 2,200 bytes: every leaf and pivot holds few of them
+INSERT INTO t_long SELECT repeat('q', 2200) || md5(i::text) FROM generate_series(1, 200) i;
+-- a varchar(255) of emoji (1,020 bytes) and a 1,578-byte URL
+INSERT INTO t_long SELECT repeat(U&'\+01F600', 255) || i FROM generate_series(1, 50) i;
+INSERT INTO t_long SELECT 'https://example.com/' || string_agg(md5(i::text || g::text), '/') || '?' || i
+FROM generate_series(1, 50) i, generate_series(1, 47) g GROUP BY i;
+SELECT octet_length(k) AS bytes, count(*) FROM t_long
+WHERE octet_length(k) > 1000 GROUP BY 1 ORDER BY 1;
 -- a value stored compressed counts uncompressed
 INSERT INTO t_long VALUES (repeat('y', 100000));
 SELECT count(*), max(length(k)) FROM t_long;
 SELECT bpindex_check('t_long_bp', true);
--- (only failing shapes are shown: the probe's 815 bytes would fill pages)
+SELECT levels > 3 AS deep_tree FROM bpindex_stats('t_long_bp');
+-- (only failing shapes are shown: the probes of 2,000 bytes and more would fill pages)
 SELECT shape, idx, ionly, bitmap
-FROM bp_matrix('long', 't_long', 'k', ARRAY['a', repeat('x', 815), 'z'])
+FROM bp_matrix('long', 't_long', 'k', ARRAY['a', repeat('x', 2253), repeat('q', 2200) || 'c', 'z'])
 WHERE 'DIFF' IN (idx, ionly, bitmap) OR 'PLAN' IN (idx, ionly, bitmap);
 SELECT * FROM bp_failures('long');
+-- deletes empty leaves of long keys; reinserts fill them again
+DELETE FROM t_long WHERE k LIKE 'qqqq%' AND md5(k) < '8';
+VACUUM t_long;
+INSERT INTO t_long SELECT repeat('q', 2200) || md5(i::text) || 'x' FROM generate_series(1, 100) i;
+SELECT bpindex_check('t_long_bp', true);
+SELECT count(*) FROM t_long WHERE k >= repeat('q', 2200) AND k < repeat('q', 2200) || 'z';
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT count(*) FROM t_long WHERE k >= repeat('q', 2200) AND k < repeat('q', 2200) || 'z';
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+-- REINDEX builds the same keys
+REINDEX INDEX t_long_bp;
+SELECT bpindex_check('t_long_bp', true);
 -- a build refuses them too
 CREATE TABLE t_long2 (k text);
-INSERT INTO t_long2 VALUES (repeat('z', 2000));
+INSERT INTO t_long2 VALUES (repeat('z', 2300));
 CREATE INDEX t_long2_bp ON t_long2 USING bpindex (k);
 
 -- inserts: random keys split leaves and internal pages; every entry is

@@ -73,7 +73,8 @@ SELECT * FROM bp_queries('include varlena after vacuum', ARRAY[
 CREATE TABLE iv_long (k int4, s text);
 CREATE INDEX iv_long_k ON iv_long USING bpindex (k) INCLUDE (s);
 INSERT INTO iv_long VALUES (1, repeat('a', 800));
-INSERT INTO iv_long VALUES (2, repeat('b', 900));
+INSERT INTO iv_long VALUES (2, repeat('b', 2200));
+INSERT INTO iv_long VALUES (6, repeat('d', 2400));
 INSERT INTO iv_long VALUES (3, repeat('c', 5000));
 INSERT INTO iv_long VALUES (4, NULL), (5, '');
 SET enable_seqscan = off;

@@ -87,6 +87,7 @@ choose_layout(Relation index, BpSlotDesc *desc, BpaLayout *layout,
 
 	bp_check_columns(index);
 	bp_init_slot_desc(index, desc);
+	desc->max_key_bytes = bp_max_key_bytes(desc, &opts);
 	bp_layout_for_options(&opts, desc->ncolumns, desc->width,
 						  RelationGetRelationName(index),
 						  layout);

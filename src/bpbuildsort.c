@@ -39,6 +39,8 @@
 #include "utils/tuplesort.h"
 
 #include "bpbuildsort.h"
+#include "bpgeometry.h"
+#include "bpoptions.h"
 #include "bpslot.h"
 
 /* The heap TID of an in-memory entry, with a bit for a NULL key. */
@@ -678,7 +680,10 @@ bp_build_sort_part(Relation heap, Relation index, IndexInfo *indexInfo,
 	BpSortPartState state = {0};
 	double		reltuples;
 
+	BpOptions	opts = bp_index_options(index);
+
 	bp_init_slot_desc(index, &desc);
+	desc.max_key_bytes = bp_max_key_bytes(&desc, &opts);
 	state.sort = bp_build_sort_begin(index, &desc, -1, sortmem, coordinate);
 	reltuples = table_index_build_scan(heap, index, indexInfo, true, false,
 									   sort_part_callback, &state, scan);

@@ -234,6 +234,49 @@ bp_choose_plain_layout(const BpOptions *opts, int ncolumns, uint16 width,
 								 layout);
 }
 
+/* The smallest BPA region a leaf of entries of width bytes takes under opts. */
+static Size
+smallest_leaf_region(const BpOptions *opts, uint16 width, Size room)
+{
+	BpaLayout	layout;
+
+	for (Size region = width; region <= room; region += width)
+		if (bp_choose_leaf_layout(opts, width, region, &layout))
+			return bpa_region_size(&layout);
+	return room;
+}
+
+/*
+ * Bytes of keys (as bp_form_slot counts them) that an entry of the index
+ * may take: as many as leave every page able to split.  A leaf must hold
+ * two fences and one entry with that many, beside the smallest BPA region
+ * of its plain layout under opts; an internal page, at the largest
+ * capacity an index of such slots may have, two fences and one pivot with
+ * that many, beside three pivots' slots (a split of a page that holds
+ * only those keeps one child on a side).  Each key may take its alignment
+ * more in a key area (bp_slot_keys_size).
+ */
+Size
+bp_max_key_bytes(const BpSlotDesc *desc, const BpOptions *opts)
+{
+	Size		leaf_room = bp_leaf_region_room(desc, desc->width);
+	Size		leaf_keys = leaf_room -
+		Min(leaf_room, smallest_leaf_region(opts, desc->width, leaf_room));
+	Size		internal_keys = bp_page_content_size() -
+		bp_fences_size(desc->width) -
+		bp_internal_pivots_offset(bp_internal_capacity(desc->width)) -
+		3 * (Size) desc->width;
+	Size		align = 0;
+	Size		limit;
+
+	for (int i = 0; i < desc->ncolumns; i++)
+		if (desc->att_len[i] == -1)
+			align += desc->key_align[i] - 1;
+	limit = Min(leaf_keys, internal_keys) / 3;
+	limit = limit > align ? limit - align : 0;
+	return Min(limit, BP_MAX_KEY_SIZE);
+}
+
 /*
  * Set the layout of a keyed plan for slots of width bytes in a region of
  * at most room bytes: the largest region that leaves room, after

@@ -80,6 +80,7 @@ extern void bp_plan_keyed_to_hold(Size room, uint16 width,
 extern int	bp_keyed_fill_target(const BpLeafPlan *plan, int fillfactor,
 								 double avg);
 extern Size bp_internal_pivots_offset(int capacity);
+extern Size bp_max_key_bytes(const BpSlotDesc *desc, const BpOptions *opts);
 
 extern bool bp_meta_geometry_valid(const BpSlotDesc *desc,
 								   const BpaLayout *leaf_layout,

@@ -386,13 +386,14 @@ typedef struct LeafSplit
 /*
  * Plan the halves of the n sorted logical slots in items split after
  * nleft, between the leaf's fences, with the pivot between them cut short
- * where their keys allow (bp_separator).  1 if both plans hold their
+ * where their keys allow (bp_separator), or whole: the right half's first
+ * entry, whose keys its low key then shares.  1 if both plans hold their
  * entries, else -1 if the left half does not fit, +1 if only the right
  * half does not.
  */
 static int
 plan_halves(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
-			int nleft, const char *lowkey, const char *highkey,
+			int nleft, const char *lowkey, const char *highkey, bool whole,
 			LeafSplit *split)
 {
 	const BpSlotDesc *desc = &state->desc;
@@ -400,7 +401,10 @@ plan_halves(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
 
 	Assert(nleft > 0 && nleft < n);
 	split->nleft = nleft;
-	bp_separator(desc, right - desc->width, right, split->pivot);
+	if (whole)
+		memcpy(split->pivot, right, desc->width);
+	else
+		bp_separator(desc, right - desc->width, right, split->pivot);
 	if (nleft > bp_leaf_plan(desc, &state->options, items, nleft, lowkey,
 							 split->pivot, leaf, &split->left))
 		return -1;
@@ -417,7 +421,8 @@ plan_halves(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
  * bytes, not their counts, balance: a half that does not fit moves the
  * point away from it, by bisection (a page that holds some entries holds
  * fewer as well), then, should the plans not follow that rule, by trying
- * every point.  False if no point fits, with split undefined.
+ * every point, and every point again with whole pivots.  False if no
+ * point fits, with split undefined.
  */
 static bool
 choose_split(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
@@ -431,7 +436,8 @@ choose_split(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
 	if (n < 2)
 		return false;
 	preferred = Min(Max(preferred, 1), n - 1);
-	side = plan_halves(state, leaf, items, n, preferred, lowkey, highkey, split);
+	side = plan_halves(state, leaf, items, n, preferred, lowkey, highkey,
+					   false, split);
 	if (side == 0)
 		return true;
 	/* bisect between preferred and the end the failing half shrinks to */
@@ -441,7 +447,7 @@ choose_split(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
 	{
 		int			mid = lo + (hi - lo) / 2;
 		int			at = plan_halves(state, leaf, items, n, mid, lowkey,
-									 highkey, split);
+									 highkey, false, split);
 
 		if (at == 0)
 			return true;
@@ -451,9 +457,12 @@ choose_split(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
 		else
 			lo = mid + 1;
 	}
-	for (int nleft = 1; nleft < n; nleft++)
-		if (plan_halves(state, leaf, items, n, nleft, lowkey, highkey, split) == 0)
-			return true;
+	/* a cut pivot takes its own keys: a whole one shares them */
+	for (int whole = 0; whole <= 1; whole++)
+		for (int nleft = 1; nleft < n; nleft++)
+			if (plan_halves(state, leaf, items, n, nleft, lowkey, highkey,
+							whole, split) == 0)
+				return true;
 	return false;
 }
 
@@ -628,9 +637,9 @@ insert_into_internal(Relation index, Buffer pbuf, Buffer childbuf,
 }
 
 /*
- * Where an internal page of n pivots (logical slots) with keys splits:
- * at nleft, moved so that neither half takes more than half the key bytes
- * and a largest key more, but each keeps at least two children.
+ * Where an internal page of n pivots (logical slots) with keys prefers to
+ * split: at nleft, moved so that neither half takes more than half the
+ * key bytes and a largest key more, but each keeps at least two children.
  */
 static int
 keys_split_point(const BpSlotDesc *desc, const char *pivots, int n, int nleft)
@@ -643,11 +652,57 @@ keys_split_point(const BpSlotDesc *desc, const char *pivots, int n, int nleft)
 		total += bp_slot_keys_size(desc, pivots + (Size) i * desc->width);
 	for (i = 1; i < nleft; i++)
 		left += bp_slot_keys_size(desc, pivots + (Size) i * desc->width);
-	while (nleft > 2 && left > total / 2 + BP_MAX_KEY_SIZE)
+	while (nleft > 2 && left > total / 2 + desc->max_key_bytes)
 		left -= bp_slot_keys_size(desc, pivots + (Size) --nleft * desc->width);
-	while (nleft < n - 2 && total - left > total / 2 + BP_MAX_KEY_SIZE)
+	while (nleft < n - 2 && total - left > total / 2 + desc->max_key_bytes)
 		left += bp_slot_keys_size(desc, pivots + (Size) nleft++ * desc->width);
 	return nleft;
+}
+
+/*
+ * Fill lpage and rpage with the halves of an internal page's n children
+ * and pivots split after nleft, between the page's fences; false if the
+ * keys of either do not fit.
+ */
+static bool
+fill_internal_halves(const BpSlotDesc *desc, Page lpage, Page rpage,
+					 uint16 level, int capacity, const char *lowkey,
+					 const char *highkey, const BlockNumber *children,
+					 const char *pivots, int n, int nleft)
+{
+	const char *separator = pivots + (Size) nleft * desc->width;
+
+	return bp_internal_fill(desc, rpage, level, capacity, separator, highkey,
+							children + nleft, separator, n - nleft) &&
+		bp_internal_fill(desc, lpage, level, capacity, lowkey, separator,
+						 children, pivots, nleft);
+}
+
+/*
+ * Where an internal page of n pivots with keys splits: at preferred if
+ * both halves' keys fit their pages there, else at the nearest point
+ * where they do (one child on a side, when a page holds only three long
+ * keys).  Tried on scratch pages; -1 if no point fits.
+ */
+static int
+fitting_internal_split(const BpSlotDesc *desc, uint16 level, int capacity,
+					   const char *lowkey, const char *highkey,
+					   const BlockNumber *children, const char *pivots, int n,
+					   int preferred)
+{
+	PGAlignedBlock left;
+	PGAlignedBlock right;
+
+	for (int step = 0; step < 2 * n; step++)
+	{
+		int			at = preferred + (step % 2 ? (step + 1) / 2 : -(step / 2));
+
+		if (at >= 1 && at < n &&
+			fill_internal_halves(desc, left.data, right.data, level, capacity,
+								 lowkey, highkey, children, pivots, n, at))
+			return at;
+	}
+	return -1;
 }
 
 /*
@@ -696,7 +751,11 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	nleft = split_point(n, pos, opaque->flags,
 						capacity * BP_INTERNAL_RIGHTMOST_FILL / 100, capacity);
 	if (desc->has_keys)
-		nleft = keys_split_point(desc, pivots, n, nleft);
+		nleft = fitting_internal_split(desc, opaque->level, capacity, lowkey,
+									   highkey, children, pivots, n,
+									   keys_split_point(desc, pivots, n, nleft));
+	if (nleft < 0)
+		elog(ERROR, "bpindex: the keys of an internal page's halves do not fit them");
 	separator = pivots + (Size) nleft * width;
 
 	nbuf = new_page(index);
@@ -705,10 +764,8 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	lpage = bp_xlog_register(xlog, pbuf, 0);
 	rpage = bp_xlog_register(xlog, nbuf, BP_XLOG_FULL_IMAGE | BP_XLOG_CLEANUP);
 
-	if (!bp_internal_fill(desc, rpage, opaque->level, capacity, separator,
-						  highkey, children + nleft, separator, n - nleft) ||
-		!bp_internal_fill(desc, lpage, opaque->level, capacity, lowkey,
-						  separator, children, pivots, nleft))
+	if (!fill_internal_halves(desc, lpage, rpage, opaque->level, capacity,
+							  lowkey, highkey, children, pivots, n, nleft))
 		elog(ERROR, "bpindex: the keys of an internal page's halves do not fit them");
 	BpPageGetOpaque(rpage)->rightlink = opaque->rightlink;
 	BpPageGetOpaque(lpage)->flags |= BP_INCOMPLETE_SPLIT;

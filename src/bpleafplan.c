@@ -159,6 +159,7 @@ bp_leaf_planner_start(BpLeafPlanner *planner, const BpSlotDesc *desc,
 	planner->nentries = 0;
 	planner->key_bytes = 0;
 	planner->distinct_keys = 0;
+	planner->first = NULL;
 	planner->last = NULL;
 	planner->first_key = NULL;
 	planner->shared_prefix = 0;
@@ -187,6 +188,8 @@ bp_leaf_planner_add(BpLeafPlanner *planner, const char *slot)
 
 		planner->key_bytes += new_keys;
 		planner->distinct_keys += new_keys > 0;
+		if (planner->first == NULL)
+			planner->first = slot;
 		planner->last = slot;
 		if (bp_bytewise_single_key(planner->desc))
 			add_shared_prefix(planner, slot);
@@ -253,6 +256,24 @@ planner_layout(BpLeafPlanner *planner, uint16 width, BpaLayout *layout)
 }
 
 /*
+ * Bytes of the planned entries' keys that the leaf does not store again:
+ * the keys of its first entry that equal its low key's (a split's right
+ * half, whose low key is its first entry when the separator is whole).
+ * Stripped keys share none (store_keyed_entries).
+ */
+static Size
+keys_shared_with_low_fence(const BpLeafPlanner *planner, const char *lowkey,
+						   uint16 key_strip)
+{
+	const BpSlotDesc *desc = planner->desc;
+
+	if (lowkey == NULL || planner->first == NULL || key_strip > 0)
+		return 0;
+	return bp_slot_keys_size(desc, planner->first) -
+		bp_slot_new_keys_size(desc, planner->first, lowkey);
+}
+
+/*
  * Plan a keyed leaf (plain, its keys in the page's key area) for the
  * planned entries between these fences: the capacity and fill target
  * count both slots and key bytes.  Returns the capacity, below the count
@@ -268,7 +289,8 @@ plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
 	Size		window_start = plan->packed && bp_bytewise_single_key(desc) ?
 		planner->shared_prefix : 0;
 	uint16		key_strip = window_start >= MIN_KEY_STRIP ? (uint16) window_start : 0;
-	Size		key_bytes = planned_key_bytes(planner, key_strip);
+	Size		key_bytes = planned_key_bytes(planner, key_strip) -
+		keys_shared_with_low_fence(planner, lowkey, key_strip);
 	double		avg = planner->nentries > 0 ?
 		(double) key_bytes / planner->nentries : DEFAULT_ENTRY_KEY_BYTES;
 	double		fresh = planner->distinct_keys > 0 ?
@@ -292,6 +314,25 @@ plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
 								 (int) (avg > 0 ? plan->key_room / avg : plan->capacity)),
 							 planner->nentries - 1);
 	return plan->capacity;
+}
+
+/*
+ * Plan a keyed leaf as plan_keyed does; a packed plan that cannot hold the
+ * entries (its own prefix key, beside long fences, takes their room)
+ * gives way to a plain one.
+ */
+static int
+plan_keyed_or_plain(BpLeafPlanner *planner, const char *lowkey,
+					const char *highkey, BpLeafPlan *plan)
+{
+	int			capacity = plan_keyed(planner, lowkey, highkey, plan);
+
+	if (plan->packed && capacity < planner->nentries)
+	{
+		plan->packed = false;
+		capacity = plan_keyed(planner, lowkey, highkey, plan);
+	}
+	return capacity;
 }
 
 /*
@@ -324,7 +365,7 @@ bp_leaf_planner_plan(BpLeafPlanner *planner, const char *lowkey,
 	}
 	plan->packed = have && plan->codec.width < desc->width;
 	if (desc->has_keys)
-		return plan_keyed(planner, lowkey, highkey, plan);
+		return plan_keyed_or_plain(planner, lowkey, highkey, plan);
 	planner_layout(planner, plan->packed ? plan->codec.width : desc->width,
 				   &plan->layout);
 	plan->key_room = 0;

@@ -31,6 +31,7 @@ typedef struct BpLeafPlanner
 	Size		key_bytes;		/* keyed: bytes their keys take */
 	int			distinct_keys;	/* keyed: entries whose keys differ from
 								 * the entry's before them */
+	const char *first;			/* keyed: the entry added first */
 	const char *last;			/* keyed: the entry added last */
 	const char *first_key;		/* keyed: the first key that is not NULL */
 	Size		shared_prefix;	/* keyed: bytes every such key shares with

@@ -262,6 +262,7 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 
 	desc->index_oid = RelationGetRelid(index);
 	desc->has_keys = false;
+	desc->max_key_bytes = 0;	/* set by the caller: bp_max_key_bytes */
 	desc->natts = IndexRelationGetNumberOfKeyAttributes(index);
 	desc->ncolumns = IndexRelationGetNumberOfAttributes(index);
 	desc->nulls_in_tid = desc->ncolumns <= BP_TID_NULL_BITS;
@@ -603,20 +604,27 @@ set_key_field(const BpSlotDesc *desc, int att, char *field, Datum value)
 	return bp_key_stored_size(desc, att, key);
 }
 
-/* Raise the error for an entry whose keys exceed BP_MAX_KEY_SIZE. */
+/*
+ * Raise the error for the entry of the heap tuple at tid whose keys exceed
+ * the index's limit, as btree raises it for its own oversized rows.
+ */
 static void
-report_keys_too_large(const BpSlotDesc *desc, Size size)
+report_keys_too_large(const BpSlotDesc *desc, Size size, ItemPointer tid)
 {
 	char	   *name = get_rel_name(desc->index_oid);
+	Oid			heap = IndexGetRelation(desc->index_oid, true);
+	char	   *heap_name = OidIsValid(heap) ? get_rel_name(heap) : NULL;
 
 	ereport(ERROR,
 			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-			 errmsg("index row size %zu exceeds bpindex maximum %d for index \"%s\"",
-					size, BP_MAX_KEY_SIZE, name ? name : "?"),
-			 errdetail("The variable-length key and INCLUDE columns of an entry take at most %d bytes.",
-					   BP_MAX_KEY_SIZE),
-			 errhint("Values larger than a tenth of a page cannot be indexed by bpindex.  "
-					 "Consider a btree index, or an index of an MD5 hash of the value.")));
+			 errmsg("index row size %zu exceeds bpindex maximum %zu for index \"%s\"",
+					size, desc->max_key_bytes, name ? name : "?"),
+			 errdetail("Index row references tuple (%u,%u) in relation \"%s\".",
+					   ItemPointerGetBlockNumberNoCheck(tid),
+					   ItemPointerGetOffsetNumberNoCheck(tid) & BP_TID_OFFSET_MASK,
+					   heap_name ? heap_name : "?"),
+			 errhint("Values larger than about a third of a page, counted uncompressed, cannot be indexed by bpindex.  "
+					 "Consider an index of an MD5 hash of the value, or full text indexing.")));
 }
 
 /*
@@ -652,8 +660,9 @@ bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values, bool *isnull,
 		else
 			memcpy(dst, DatumGetPointer(values[i]), desc->att_len[i]);
 	}
-	if (keys_size > BP_MAX_KEY_SIZE)
-		report_keys_too_large(desc, keys_size);
+	Assert(desc->max_key_bytes > 0);
+	if (keys_size > desc->max_key_bytes)
+		report_keys_too_large(desc, keys_size, tid);
 }
 
 /* All columns of a slot. */

@@ -60,11 +60,12 @@ typedef enum BpCompareKind
 #define BP_SEPARATOR_SLACK	2
 
 /*
- * Largest sum of the variable-length keys of an entry, in bytes with their
- * headers as a key area stores them; and room for such keys elsewhere
- * (headers of 4 bytes, each key aligned for its type).
+ * Ceiling of the sum of the variable-length keys of an entry, in bytes
+ * with their headers as a key area stores them (an index's own limit,
+ * BpSlotDesc.max_key_bytes, is lower: bp_max_key_bytes); and room for
+ * such keys elsewhere (headers of 4 bytes, each key aligned for its type).
  */
-#define BP_MAX_KEY_SIZE		(BLCKSZ / 10)
+#define BP_MAX_KEY_SIZE		(BLCKSZ / 3)
 #define BP_KEYS_BUFSIZE		(BP_MAX_KEY_SIZE + 16 * INDEX_MAX_KEYS)
 
 /*
@@ -99,6 +100,7 @@ typedef struct BpSlotDesc
 	int16		att_len[INDEX_MAX_KEYS];	/* typlen: -1 for a key field */
 	bool		att_byval[INDEX_MAX_KEYS];
 	bool		has_keys;		/* a key column is variable-length */
+	Size		max_key_bytes;	/* an entry's keys at most (bp_max_key_bytes) */
 	bool		blank_padded[INDEX_MAX_KEYS];	/* bpchar: prefixes skip
 												 * trailing blanks */
 	bool		equal_bytes[INDEX_MAX_KEYS];	/* keys are equal only if

@@ -188,6 +188,7 @@ bp_get_state(Relation index)
 	}
 	state->meta = meta;
 	state->options = bp_index_options(index);
+	state->desc.max_key_bytes = bp_max_key_bytes(&state->desc, &state->options);
 	state->cached_leaf = InvalidBlockNumber;
 	/* the metapage just read gives the root: the first descent needs no reread */
 	state->cached_root = meta.root;
