@@ -216,10 +216,7 @@ start_scan(IndexScanDesc scan, ScanDirection dir)
 				   so->keys.drive_nelems - 1);
 		return true;
 	}
-	bp_clear_prefix(&so->keys);
-	so->pos.has_prefix = false;
-	so->pos.filtering = false;
-	return bp_skip_next_prefix(scan, dir);
+	return bp_skip_first_prefix(scan, dir);
 }
 
 /*
@@ -475,7 +472,8 @@ bp_scan_next_entry(IndexScanDesc scan, ScanDirection dir)
 		 */
 		if (step_leaf(scan, dir))
 			continue;
-		if (!pos->filtering &&
+		if (so->keys.drive_in_prefix ? bp_skip_next_element(scan, dir) :
+			!pos->filtering &&
 			(next_array_element(scan, dir) ||
 			 (so->keys.nskip > 0 && bp_skip_next_prefix(scan, dir))))
 			continue;

@@ -251,36 +251,61 @@ pins_column(const ScanKey sk)
 		sk->sk_strategy == BTEqualStrategyNumber;
 }
 
+/* What pins column att among the scan's keys: an =, IS NULL or = ANY key. */
+static bool
+column_pinned(const ScanKey scankey, int nkeys, int att, bool *by_array)
+{
+	bool		pinned = false;
+
+	*by_array = false;
+	for (int i = 0; i < nkeys; i++)
+		if (scankey[i].sk_attno - 1 == att)
+		{
+			*by_array |= is_equality_array(&scankey[i]);
+			pinned |= pins_column(&scankey[i]) || is_equality_array(&scankey[i]);
+		}
+	return pinned;
+}
+
 /*
- * How many leading key columns a skip scan walks the values of: every
- * column before the last one with a value or IS NULL key, when one of them
- * has no = or IS NULL key (the bounds of the range stop there) and none
- * has an = ANY key.  0: the scan does not skip.
+ * How many leading key columns a skip scan walks the values of: those
+ * through the last one without an =, = ANY or IS NULL key before the last
+ * column with a value or IS NULL key (the bounds of the range stop at the
+ * first such column).  The later columns' = keys bound each prefix's
+ * range, and an = ANY key there drives primitive scans inside each prefix.
+ * An = ANY key before the first column without one drives the prefix
+ * instead: each element's range is a skip scan of its own
+ * (BpScanKeys.drive_in_prefix).  0: the scan does not skip, also when an
+ * = ANY key lies between two columns without one.
  */
 static int
 skip_prefix_columns(const ScanKey scankey, int nkeys)
 {
 	int			last = -1;
-	bool		all_pinned = true;
+	int			first_free = -1;
+	int			last_free = -1;
+	int			array_after_free = -1;
 
 	for (int i = 0; i < nkeys; i++)
 		if (!(scankey[i].sk_flags & SK_SEARCHNOTNULL))
 			last = Max(last, scankey[i].sk_attno - 1);
 	for (int att = 0; att < last; att++)
 	{
-		bool		pinned = false;
+		bool		by_array;
 
-		for (int i = 0; i < nkeys; i++)
+		if (!column_pinned(scankey, nkeys, att, &by_array))
 		{
-			if (scankey[i].sk_attno - 1 != att)
-				continue;
-			if (is_equality_array(&scankey[i]))
-				return 0;
-			pinned |= pins_column(&scankey[i]);
+			if (first_free < 0)
+				first_free = att;
+			last_free = att;
 		}
-		all_pinned &= pinned;
+		else if (by_array && first_free >= 0)
+			array_after_free = att;
 	}
-	return all_pinned ? 0 : Max(last, 0);
+	if (first_free < 0 ||
+		(array_after_free > first_free && array_after_free < last_free))
+		return 0;
+	return last_free + 1;
 }
 
 /*
@@ -513,6 +538,9 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, bool allow_skip,
 	for (int i = 0; i < out->nkeys; i++)
 		if (out->keys[i].drives_array)
 			out->drive_key = i;
+	out->drive_elem = 0;
+	out->drive_in_prefix = out->drive_key >= 0 &&
+		out->keys[out->drive_key].attno < nskip;
 
 	out->first_column_inline = out->nkeys > 0 &&
 		!out->desc->reverse[0] && !out->desc->nulls_first[0];
@@ -599,6 +627,7 @@ bp_set_array_element(BpScanKeys *keys, int elem)
 	BpScanKey  *key = &keys->keys[keys->drive_key];
 
 	Assert(keys->drive_key >= 0 && elem >= 0 && elem < keys->drive_nelems);
+	keys->drive_elem = elem;
 	key->argument = keys->drive_elems[elem];
 	if (key->has_prefix)
 		set_argument_prefix(keys->desc, key);
@@ -751,7 +780,8 @@ drive_array_holds(const BpScanKeys *keys, const BpScanKey *key,
 
 /*
  * Does slot match the keys of the outer range of a skip scan: every key
- * but the skip keys, the driving array's key as the whole array?
+ * but the skip keys, the driving array's key as the whole array (as its
+ * current element when its column lies in the prefix)?
  */
 bool
 bp_test_outer_keys(const BpScanKeys *keys, const char *slot)
@@ -762,7 +792,8 @@ bp_test_outer_keys(const BpScanKeys *keys, const char *slot)
 
 		if (key->skip)
 			continue;
-		if (key->drives_array ? !drive_array_holds(keys, key, slot) :
+		if (key->drives_array && !keys->drive_in_prefix ?
+			!drive_array_holds(keys, key, slot) :
 			test_key(key, keys->desc, slot) != BP_KEY_MATCH)
 			return false;
 	}

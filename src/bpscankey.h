@@ -129,6 +129,15 @@ typedef struct BpScanKeys
 	int			drive_key;
 	Datum	   *drive_elems;
 	int			drive_nelems;
+	int			drive_elem;		/* the element the key holds */
+
+	/*
+	 * The driving array's column lies in a skip scan's prefix: its
+	 * elements are the outer loop, each a skip scan over the prefix's
+	 * other columns (bp_skip_next_element), instead of an inner loop
+	 * inside each prefix.
+	 */
+	bool		drive_in_prefix;
 
 	/*
 	 * Skip scan: key columns 0 .. nskip - 1 form a prefix whose distinct

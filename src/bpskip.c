@@ -17,7 +17,9 @@
  * value where values are dense.  Where prefixes have few entries each, it
  * reads the rest of the leaf whole, testing every entry (filtering), and
  * goes back to skipping at a leaf that starts a prefix with many
- * (bp_skip_resume).  Parallel scans do not skip.
+ * (bp_skip_resume).  A driving = ANY array on a prefix column is the outer
+ * loop: each element's range is a skip scan of its own
+ * (bp_skip_next_element).  Parallel scans do not skip.
  *
  *-------------------------------------------------------------------------
  */
@@ -88,15 +90,27 @@ past_outer_range(BpScanOpaque so, const BpScanPos *pos, int item,
 }
 
 /*
+ * The driving array's element that the primitive scan of a new prefix
+ * starts from: the first in the scan direction, or the current one when
+ * the array's column lies in the prefix (its elements are the outer loop).
+ */
+static int
+prefix_start_element(BpScanOpaque so, ScanDirection dir)
+{
+	if (so->keys.drive_in_prefix)
+		return so->keys.drive_elem;
+	return ScanDirectionIsForward(dir) ? 0 : so->keys.drive_nelems - 1;
+}
+
+/*
  * Skip scan: make the prefix of slot the current one, from the driving
- * array's first element in the scan direction, for the position.
+ * array's element prefix_start_element gives, for the position.
  */
 static void
 enter_prefix(BpScanOpaque so, BpScanPos *pos, const char *slot,
 			 ScanDirection dir)
 {
-	int			elem = ScanDirectionIsForward(dir) ? 0 :
-		so->keys.drive_nelems - 1;
+	int			elem = prefix_start_element(so, dir);
 
 	bp_set_prefix(&so->keys, slot);
 	bp_slot_copy_keys(&so->desc, slot, pos->prefix, pos->prefix_keys, false);
@@ -124,8 +138,8 @@ restore_position_keys(BpScanOpaque so)
 
 /*
  * Skip scan: make so->bound, an entry of the locked leaf in buf, the scan
- * keys' prefix, from the driving array's first element in the scan
- * direction; if the prefix's range starts past the leaf's fence, enter it
+ * keys' prefix, from the driving array's element prefix_start_element
+ * gives; if the prefix's range starts past the leaf's fence, enter it
  * and release the leaf, with a predicate lock on it (the gap before the
  * prefix lies there), and return true.
  */
@@ -139,7 +153,7 @@ enter_if_range_elsewhere(IndexScanDesc scan, Buffer buf, ScanDirection dir)
 
 	bp_set_prefix(&so->keys, so->bound);
 	if (so->keys.drive_key >= 0)
-		bp_set_array_element(&so->keys, forward ? 0 : so->keys.drive_nelems - 1);
+		bp_set_array_element(&so->keys, prefix_start_element(so, dir));
 	if (!(BpPageGetOpaque(page)->flags & (forward ? BP_HAS_HIGH : BP_HAS_LOW)) ||
 		!(forward ? bp_below_range : bp_above_range)
 		(bp_page_fence(&so->desc, page, forward, fence), &so->keys))
@@ -225,7 +239,7 @@ peek_next_prefix(IndexScanDesc scan, Buffer *bufp, ScanDirection dir)
 
 /*
  * Skip scan: start the primitive scan of the prefix of item of so->pos,
- * from the driving array's first element in the scan direction; after too
+ * from the driving array's element prefix_start_element gives; after too
  * many small groups in the leaf, read the rest of it whole instead (the
  * entries before item, in the scan direction, were returned).
  */
@@ -236,7 +250,7 @@ start_prefix(IndexScanDesc scan, int item, ScanDirection dir)
 	BpScanPos  *pos = &so->pos;
 	bool		forward = ScanDirectionIsForward(dir);
 	const char *slot = pos->items + (Size) item * so->desc.width;
-	int			elem = forward ? 0 : so->keys.drive_nelems - 1;
+	int			elem = prefix_start_element(so, dir);
 
 	pos->group_start = item;
 	if (pos->small_groups >= SKIP_SMALL_GROUPS && pos->whole)
@@ -340,7 +354,7 @@ guess_next_prefix(IndexScanDesc scan, ScanDirection dir)
 		return SEEK_UNKNOWN;
 	bp_set_prefix(&so->keys, so->bound);
 	if (so->keys.drive_key >= 0)
-		bp_set_array_element(&so->keys, forward ? 0 : so->keys.drive_nelems - 1);
+		bp_set_array_element(&so->keys, prefix_start_element(so, dir));
 	buf = bp_descend(scan->indexRelation,
 					 forward ? bp_below_range : bp_not_above_range,
 					 &so->keys, BUFFER_LOCK_SHARE);
@@ -517,6 +531,81 @@ bp_skip_next_prefix(IndexScanDesc scan, ScanDirection dir)
 	}
 	start_prefix(scan, item, dir);
 	return true;
+}
+
+/*
+ * Skip scan whose driving array's column lies in the prefix: start the
+ * first prefix of the range of the array's element after the current one
+ * in the scan direction that has one.  False when none has: the position
+ * and its keys stay as they were, so that a reversal goes on from there.
+ */
+static bool
+next_element_prefix(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	int			current = pos->array_elem;
+	bool		had_prefix = pos->has_prefix;
+	bool		filtering = pos->filtering;
+
+	for (int elem = bp_following_element(&so->keys, current, dir);
+		 elem >= 0; elem = bp_following_element(&so->keys, elem, dir))
+	{
+		bp_set_array_element(&so->keys, elem);
+		pos->array_elem = elem;
+		bp_clear_prefix(&so->keys);
+		pos->has_prefix = false;
+		pos->filtering = false;
+		if (bp_skip_next_prefix(scan, dir))
+			return true;
+	}
+	pos->array_elem = current;
+	pos->has_prefix = had_prefix;
+	pos->filtering = filtering;
+	restore_position_keys(so);
+	return false;
+}
+
+/*
+ * Skip scan: start its first prefix in the scan direction, from the
+ * driving array's first element when the array's column lies in the
+ * prefix.  False when there is none.
+ */
+bool
+bp_skip_first_prefix(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+
+	if (so->keys.drive_in_prefix)
+	{
+		int			first = ScanDirectionIsForward(dir) ? 0 :
+			so->keys.drive_nelems - 1;
+
+		bp_set_array_element(&so->keys, first);
+		so->pos.array_elem = first;
+	}
+	bp_clear_prefix(&so->keys);
+	so->pos.has_prefix = false;
+	so->pos.filtering = false;
+	return bp_skip_next_prefix(scan, dir) ||
+		(so->keys.drive_in_prefix && next_element_prefix(scan, dir));
+}
+
+/*
+ * Skip scan whose driving array's column lies in the prefix, at the end of
+ * a prefix's range (or of a run of leaves read whole, which ends with the
+ * element's range): the next prefix of the element's range, else the
+ * first of the next element's that has one.
+ */
+bool
+bp_skip_next_element(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+
+	Assert(so->keys.drive_in_prefix);
+	if (!so->pos.filtering && bp_skip_next_prefix(scan, dir))
+		return true;
+	return next_element_prefix(scan, dir);
 }
 
 /*

@@ -12,6 +12,8 @@
 #include "access/sdir.h"
 
 extern bool bp_skip_next_prefix(IndexScanDesc scan, ScanDirection dir);
+extern bool bp_skip_first_prefix(IndexScanDesc scan, ScanDirection dir);
+extern bool bp_skip_next_element(IndexScanDesc scan, ScanDirection dir);
 extern void bp_skip_resume(IndexScanDesc scan, ScanDirection dir);
 
 #endif							/* BPSKIP_H */
