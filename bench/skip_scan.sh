@@ -1,7 +1,8 @@
 #!/bin/bash
 # Skip scans: btree against bpindex, in one run: SELECT * FROM t WHERE
 # b = c on an index on (a, b) with 10, 100 and 10,000 values of a, and the
-# IN-list (5 values) and range (100 values) forms of it, each with the
+# IN-list (5 values) and range (100 values) forms of it, and a IN (2
+# values) AND b = c on (a, m, b) with 100 values of m, each with the
 # plan the planner chooses and with the index forced (no sequential or
 # bitmap scan).  Times are the best of eleven executions (EXPLAIN ANALYZE's
 # execution time); the scan node and, on 18, the index searches are

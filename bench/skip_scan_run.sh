@@ -1,6 +1,7 @@
 #!/bin/bash
 # Inner part of bench/skip_scan.sh: runs against the server given by the
-# PG* environment variables.  Argument: rows per table.
+# PG* environment variables.  Argument: rows per table.  The last rows: an
+# = ANY on the leading column of a three-column index, skipping the middle.
 set -euo pipefail
 ROWS=${1:-1000000}
 REPS=11
@@ -69,5 +70,36 @@ SQL
 				"${node[bpindex]}" "${searches[bpindex]}"
 		done
 	done
+done
+
+# = ANY on the leading column of (a, m, b), 10 values of a and 100 of m:
+# each element's range is a skip scan over m
+q <<SQL
+DROP TABLE IF EXISTS sk_btree, sk_bpindex;
+CREATE TABLE sk_btree (a int4, m int4, b int8);
+INSERT INTO sk_btree SELECT g % 10, (g / 10) % 100, g FROM generate_series(1, $ROWS) g;
+CREATE TABLE sk_bpindex (LIKE sk_btree);
+INSERT INTO sk_bpindex SELECT * FROM sk_btree;
+CREATE INDEX ON sk_btree USING btree (a, m, b);
+CREATE INDEX ON sk_bpindex USING bpindex (a, m, b);
+VACUUM ANALYZE sk_btree, sk_bpindex;
+CHECKPOINT;
+SQL
+shape="a IN ($(( MID % 10 )), $(( (MID + 4) % 10 ))) AND b = $MID"
+for how in planner forced; do
+	declare -A ms node searches
+	for idx in btree bpindex; do
+		set_forced=""
+		[ "$how" = planner ] || set_forced="SET enable_seqscan = off; SET enable_bitmapscan = off;"
+		read -r ms[$idx] node[$idx] searches[$idx] < <(q -F ' ' <<SQL | sed 's/Index Only Scan/Index-Only-Scan/; s/Index Scan/Index-Scan/; s/Bitmap Index Scan/Bitmap-Index-Scan/; s/Seq Scan/Seq-Scan/'
+$set_forced
+SELECT round(ms::numeric, 3), node, searches FROM skip_measure('SELECT * FROM sk_$idx WHERE $shape', $REPS);
+SQL
+)
+	done
+	label="(a, m, b), 10 x 100: a IN (2 values) AND b = c, $how"
+	printf '%-52s | %9s | %9s | %5s | %s %s / %s %s\n' "$label" "${ms[btree]}" "${ms[bpindex]}" \
+		"$(ratio "${ms[bpindex]}" "${ms[btree]}")" "${node[btree]}" "${searches[btree]}" \
+		"${node[bpindex]}" "${searches[bpindex]}"
 done
 q -c "DROP TABLE IF EXISTS sk_btree, sk_bpindex"

@@ -12,7 +12,7 @@ CREATE FUNCTION lk_chain(n int, len int) RETURNS text LANGUAGE sql AS
   $$ SELECT left(string_agg(md5((n * 1000 + i)::text), ''), len)
      FROM generate_series(1, len / 32 + 1) i $$;
 
--- Distinct keys of 300, 600, 700 and 800 bytes, one INSERT each, into an
+-- Distinct keys of 300 to 2,250 bytes, one INSERT each, into an
 -- index of 200 short keys; every insert is counted, none may fail
 CREATE TABLE lk (t text);
 CREATE FUNCTION lk_run(key_bytes int) RETURNS TABLE (len int, inserted int, failed int)
@@ -41,6 +41,9 @@ SELECT * FROM lk_run(300);
 SELECT * FROM lk_run(600);
 SELECT * FROM lk_run(700);
 SELECT * FROM lk_run(800);
+SELECT * FROM lk_run(1200);
+SELECT * FROM lk_run(1800);
+SELECT * FROM lk_run(2250);
 
 -- the same with the index kept, then every plan shape against a
 -- sequential scan
@@ -94,3 +97,31 @@ RESET enable_bitmapscan;
 
 DROP TABLE lk, t6;
 DROP FUNCTION lk_run(int), lk_chain(int, int);
+
+-- PostgreSQL's btree_index.sql tall tree, on bpindex: keys of about 1,650
+-- poorly compressible bytes, a few per page, make a tree at least four
+-- levels deep; deleting every row empties its leaves and internal pages,
+-- which VACUUM deletes, and inserts then split the root left standing
+create table btree_tall_tbl(id int4, t text);
+create index btree_tall_idx on btree_tall_tbl using bpindex (id, t) with (fillfactor = 10);
+insert into btree_tall_tbl
+  select g, g::text || '_' ||
+          (select string_agg(md5(i::text), '_') from generate_series(1, 50) i)
+from generate_series(1, 100) g;
+select levels >= 4 as four_levels_at_least from bpindex_stats('btree_tall_idx');
+SELECT * FROM bp_queries('tall', ARRAY[
+    'select id, length(t) from btree_tall_tbl where id between 40 and 60',
+    'select id from btree_tall_tbl where t > ''50_''',
+    'select id, t from btree_tall_tbl where id > 90 order by id desc, t desc'
+]);
+delete from btree_tall_tbl where id < 950;
+vacuum btree_tall_tbl;
+select leaf_pages = 1 as one_leaf_left, deleted_pages > 100 as pages_deleted
+from bpindex_stats('btree_tall_idx');
+insert into btree_tall_tbl (id, t)
+  select g, repeat('x', 100) from generate_series(1, 500) g;
+select bpindex_check('btree_tall_idx', true);
+SELECT * FROM bp_queries('tall', ARRAY[
+    'select id, t from btree_tall_tbl where id between 100 and 130 order by id'
+]);
+drop table btree_tall_tbl;
