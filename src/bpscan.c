@@ -130,6 +130,7 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	MemoryContextSwitchTo(old);
 	so->guess_leaf = InvalidBlockNumber;
 	so->leaf_guesses = 0;
+	so->range_only = false;
 	so->point = so->keys.nkeys > 0 && so->keys.keys[0].attno == 0 &&
 		so->keys.nskip == 0 &&
 		(so->keys.keys[0].strategy == BTEqualStrategyNumber ||

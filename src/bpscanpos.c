@@ -278,7 +278,8 @@ leaf_within_prefix(BpScanOpaque so, const BpScanPos *pos, ScanDirection dir)
  * the blocks that can hold entries of it (searching sorted blocks).  A
  * skip scan copies the leaf's part of its outer range whole, where the
  * next prefix may be sought, and else, in a leaf whose entries lie within
- * the current prefix in the scan direction, the range.
+ * the current prefix in the scan direction or when asked to
+ * (BpScanOpaqueData.range_only), the range.
  */
 static int
 copy_leaf_sorted(BpScanOpaque so, BpScanPos *pos, BpLeaf *leaf,
@@ -287,9 +288,10 @@ copy_leaf_sorted(BpScanOpaque so, BpScanPos *pos, BpLeaf *leaf,
 	int			n;
 
 	ensure_items(pos, bp_leaf_count(leaf), so->desc.width);
-	pos->whole = so->keys.nskip > 0 &&
+	pos->whole = so->keys.nskip > 0 && !so->range_only &&
 		(pos == &so->probe || pos->filtering ||
 		 !leaf_within_prefix(so, pos, dir));
+	so->range_only = false;
 	if (pos->whole)
 		return bp_leaf_sorted(leaf, bp_below_outer_range, bp_above_outer_range,
 							  &so->keys, dead_marks, pos->items, &so->work);

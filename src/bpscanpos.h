@@ -81,6 +81,8 @@ typedef struct BpScanOpaqueData
 	char	   *bound_keys;		/* its keys, BP_KEYS_BUFSIZE bytes */
 	BlockNumber guess_leaf;		/* the leaf a skip scan's last guess reached */
 	int			leaf_guesses;	/* guesses in a row that reached it */
+	bool		range_only;		/* a skip scan's next leaf copy takes the
+								 * range only: a guess finds the next prefix */
 	bool		point;			/* equality on the first column: copy only
 								 * the range of each leaf, then sort it */
 	bool		point_equal;	/* = or IS NULL on every key column: the

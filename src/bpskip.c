@@ -11,10 +11,10 @@
  * prefix starts (seek_prefix).  After a descent it first looks for the
  * next prefix in the leaf without copying it (the log and a block or two,
  * bp_leaf_nearest), and when that prefix's range starts in another leaf,
- * descends there directly (peek_next_prefix).  Over one integer-like
- * column it descends first to the range of the value after the current
- * one, which nothing can lie between (guess_next_prefix): one descent per
- * value where values are dense.  Where prefixes have few entries each, it
+ * descends there directly (peek_next_prefix).  When the prefix's last
+ * column is integer-like it descends first to the range of that column's
+ * value after the current one, which no prefix can lie between
+ * (guess_next_prefix): one descent per value where values are dense.  Where prefixes have few entries each, it
  * reads the rest of the leaf whole, testing every entry (filtering), and
  * goes back to skipping at a leaf that starts a prefix with many
  * (bp_skip_resume).  A driving = ANY array on a prefix column is the outer
@@ -238,6 +238,21 @@ peek_next_prefix(IndexScanDesc scan, Buffer *bufp, ScanDirection dir)
 }
 
 /*
+ * Can prefix_successor guess the prefix after the current one: is the
+ * prefix's last column integer-like and its value not NULL?
+ */
+static bool
+prefix_guessable(BpScanOpaque so)
+{
+	int			att = so->keys.nskip - 1;
+	BpCompareKind kind = so->desc.cmp_kind[att];
+
+	return so->pos.has_prefix &&
+		(kind == BP_CMP_INT2 || kind == BP_CMP_INT4 || kind == BP_CMP_INT8) &&
+		!bp_slot_isnull(&so->desc, so->pos.prefix, att);
+}
+
+/*
  * Skip scan: start the primitive scan of the prefix of item of so->pos,
  * from the driving array's element prefix_start_element gives; after too
  * many small groups in the leaf, read the rest of it whole instead (the
@@ -264,11 +279,17 @@ start_prefix(IndexScanDesc scan, int item, ScanDirection dir)
 	}
 	enter_prefix(so, pos, slot, dir);
 	bp_pos_find_range(so, pos, dir);
-	/* far from the leaf: descend to it rather than walk there */
+	/*
+	 * Far from the leaf: descend to it rather than walk there.  The prefix
+	 * spans leaves: when a guess will find the next one, copying its leaf
+	 * whole would only cost a decoding of every entry.
+	 */
 	if (bp_range_beyond_leaf(so, dir))
 	{
 		bp_scan_kill_entries(scan);
+		so->range_only = prefix_guessable(so);
 		bp_scan_first_leaf(scan, dir, elem);
+		so->range_only = false;
 	}
 }
 
@@ -280,26 +301,29 @@ start_prefix(IndexScanDesc scan, int item, ScanDirection dir)
 #define SEEK_UNKNOWN	(-4)
 
 /*
- * Skip scan over one column compared as an integer (int2, int4, int8 and
- * the types stored as them): make so->bound the current prefix with the
- * value after it in the scan direction.  False if there is none (a NULL
- * prefix, the end of the type, past the outer range).
+ * Skip scan whose last prefix column is compared as an integer (int2,
+ * int4, int8 and the types stored as them): make so->bound the current
+ * prefix with that column's value after it in the scan direction, the
+ * nearest prefix that can follow (the earlier columns kept: one pinned by
+ * the outer range keeps its value anyway).  False if there is none (a NULL
+ * value, the end of the type, past the outer range).
  */
 static bool
 prefix_successor(BpScanOpaque so, ScanDirection dir)
 {
 	const BpSlotDesc *desc = &so->desc;
-	char	   *field = so->bound + desc->att_offset[0];
-	int			step = ScanDirectionIsForward(dir) != desc->reverse[0] ? 1 : -1;
+	int			att = so->keys.nskip - 1;
+	char	   *field = so->bound + desc->att_offset[att];
+	int			step = ScanDirectionIsForward(dir) != desc->reverse[att] ? 1 : -1;
 	int16		v2;
 	int32		v4;
 	int64		v8;
 
-	if (so->keys.nskip != 1 || !so->pos.has_prefix ||
-		bp_slot_isnull(desc, so->pos.prefix, 0))
+	if (att < 0 || !so->pos.has_prefix ||
+		bp_slot_isnull(desc, so->pos.prefix, att))
 		return false;
 	bp_slot_copy_keys(desc, so->pos.prefix, so->bound, so->bound_keys, false);
-	switch (desc->cmp_kind[0])
+	switch (desc->cmp_kind[att])
 	{
 		case BP_CMP_INT2:
 			memcpy(&v2, field, sizeof(v2));
@@ -331,8 +355,9 @@ prefix_successor(BpScanOpaque so, ScanDirection dir)
 }
 
 /*
- * Skip scan over one integer-like column: descend straight to the range of
- * the value after the current prefix (prefix_successor), a guess; in the
+ * Skip scan whose last prefix column is integer-like: descend straight to
+ * the range of the prefix after the current one (prefix_successor), a
+ * guess; in the
  * leaf reached, the entry nearest the range's start tells whether the
  * guess holds, or else which value comes next (none can lie between).
  * Returns SEEK_LOADED, SEEK_ENTERED, -1 when nothing lies beyond the guess
