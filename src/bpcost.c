@@ -139,39 +139,54 @@ classify_column_quals(PlannerInfo *root, IndexPath *path, int col,
 
 /*
  * The key columns whose values a scan of path skips through, as
- * bp_prepare_keys decides at run time: every column before the last one
- * with a qual other than IS NOT NULL, when one of them has no = or IS NULL
- * qual and none has an = ANY qual; 0 when it does not skip (and in a
- * parallel scan, which never does).  *nelems: the elements of an = ANY
- * qual on the column after them, each a primitive scan per prefix.
+ * bp_prepare_keys decides at run time: those through the last one without
+ * an =, = ANY or IS NULL qual before the last column with a qual other
+ * than IS NOT NULL (*last); 0 when every such column has one, when an
+ * = ANY qual lies between two that have none, or in a parallel scan, which
+ * never skips.  *nelems: the elements of the first = ANY qual after them,
+ * each a primitive scan per prefix (one before them is the outer loop, its
+ * elements counted among the prefixes).
  */
 static int
-skip_prefix_columns(PlannerInfo *root, IndexPath *path, double *nelems)
+skip_prefix_columns(PlannerInfo *root, IndexPath *path, int *last,
+					double *nelems)
 {
 	ColumnQuals quals[INDEX_MAX_KEYS];
-	int			last = -1;
-	bool		all_pinned = true;
+	int			first_free = -1;
+	int			last_free = -1;
+	int			array_after_free = -1;
 
 	*nelems = 1;
+	*last = -1;
 	if (path->path.parallel_aware)
 		return 0;
 	for (int col = 0; col < path->indexinfo->nkeycolumns; col++)
 	{
 		classify_column_quals(root, path, col, &quals[col]);
 		if (quals[col].bounds)
-			last = col;
+			*last = col;
 	}
-	for (int col = 0; col < last; col++)
+	for (int col = 0; col < *last; col++)
 	{
-		if (quals[col].array_eq)
-			return 0;
-		all_pinned &= quals[col].pins;
+		if (!quals[col].pins && !quals[col].array_eq)
+		{
+			if (first_free < 0)
+				first_free = col;
+			last_free = col;
+		}
+		else if (quals[col].array_eq && first_free >= 0)
+			array_after_free = col;
 	}
-	if (last <= 0 || all_pinned)
+	if (first_free < 0 ||
+		(array_after_free > first_free && array_after_free < last_free))
 		return 0;
-	if (quals[last].array_eq)
-		*nelems = Max(quals[last].nelems, 1);
-	return last;
+	for (int col = last_free + 1; col <= *last; col++)
+		if (quals[col].array_eq)
+		{
+			*nelems = Max(quals[col].nelems, 1);
+			break;
+		}
+	return last_free + 1;
 }
 
 /* The expression of key column col of index. */
@@ -260,8 +275,9 @@ clauses_through(IndexPath *path, int last)
 }
 
 /*
- * The cost of a skip scan of path through nskip prefix columns: per
- * distinct prefix (and element of an array on the column after them) a
+ * The cost of a skip scan of path through nskip prefix columns, the quals
+ * through key column last bounding each prefix's range: per distinct
+ * prefix (and element of an array after them) a
  * descent to where it starts and one to its range, each testing some
  * entries of the leaf it reaches, then the leaves of its range; at most
  * every leaf and entry of the outer range (the range the bounding clauses
@@ -270,8 +286,9 @@ clauses_through(IndexPath *path, int last)
  * read.
  */
 static Cost
-skip_scan_cost(PlannerInfo *root, IndexPath *path, int nskip, double nelems,
-			   List *bounding, double loop_count, Cost *startup, double *pages)
+skip_scan_cost(PlannerInfo *root, IndexPath *path, int nskip, int last,
+			   double nelems, List *bounding, double loop_count, Cost *startup,
+			   double *pages)
 {
 	IndexOptInfo *index = path->indexinfo;
 	double		tuples = Max(index->tuples, 1);
@@ -283,7 +300,7 @@ skip_scan_cost(PlannerInfo *root, IndexPath *path, int nskip, double nelems,
 	double		descents = 2 * prefixes * nelems;
 	double		entries = clamp_row_est(tuples *
 										clauses_selectivity(root, index,
-															clauses_through(path, nskip)));
+															clauses_through(path, last)));
 	double		random_page_cost;
 	QualCost	qual_cost;
 	Cost		descent_cost;
@@ -362,6 +379,7 @@ bp_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	List	   *quals;
 	QualCost	qual_cost;
 	int			nskip;
+	int			last;
 	double		nelems;
 	Cost		skip_startup;
 	Cost		skip_total;
@@ -384,10 +402,10 @@ bp_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 											   add_predicate_to_index_quals(index, quals),
 											   index->rel->relid, JOIN_INNER, NULL);
 
-	nskip = skip_prefix_columns(root, path, &nelems);
+	nskip = skip_prefix_columns(root, path, &last, &nelems);
 	if (nskip > 0)
 	{
-		skip_total = skip_scan_cost(root, path, nskip, nelems,
+		skip_total = skip_scan_cost(root, path, nskip, last, nelems,
 									bounded.indexclauses, loop_count,
 									&skip_startup, &skip_pages);
 		if (skip_total < *indexTotalCost)
