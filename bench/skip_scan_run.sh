@@ -34,6 +34,25 @@ printf '%-52s | %9s | %9s | %5s | %s\n' workload btree bpindex ratio \
 # ratio of bpindex's to btree's number
 ratio() { echo "$1 $2" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "-" }'; }
 
+# one row: the query on sk_btree and sk_bpindex with the plan the planner
+# chooses (how = planner) or the index forced
+measure_row() {
+	local label=$1 shape=$2 how=$3 idx set_forced
+	declare -A ms node searches
+	for idx in btree bpindex; do
+		set_forced=""
+		[ "$how" = planner ] || set_forced="SET enable_seqscan = off; SET enable_bitmapscan = off;"
+		read -r ms[$idx] node[$idx] searches[$idx] < <(q -F ' ' <<SQL | sed 's/Index Only Scan/Index-Only-Scan/; s/Index Scan/Index-Scan/; s/Bitmap Index Scan/Bitmap-Index-Scan/; s/Seq Scan/Seq-Scan/'
+$set_forced
+SELECT round(ms::numeric, 3), node, searches FROM skip_measure('SELECT * FROM sk_$idx WHERE $shape', $REPS);
+SQL
+)
+	done
+	printf '%-52s | %9s | %9s | %5s | %s %s / %s %s\n' "$label, $how" "${ms[btree]}" "${ms[bpindex]}" \
+		"$(ratio "${ms[bpindex]}" "${ms[btree]}")" "${node[btree]}" "${searches[btree]}" \
+		"${node[bpindex]}" "${searches[bpindex]}"
+}
+
 MID=$(( ROWS / 2 + 7 ))
 for ndist in 10 100 10000; do
 	q <<SQL
@@ -52,22 +71,8 @@ SQL
 		"b BETWEEN $MID AND $(( MID + 100 ))")
 	labels=("b = c" "b IN (5 values)" "b BETWEEN c AND c + 100")
 	for i in 0 1 2; do
-		shape=${shapes[$i]}
 		for how in planner forced; do
-			declare -A ms node searches
-			for idx in btree bpindex; do
-				set_forced=""
-				[ "$how" = planner ] || set_forced="SET enable_seqscan = off; SET enable_bitmapscan = off;"
-				read -r ms[$idx] node[$idx] searches[$idx] < <(q -F ' ' <<SQL | sed 's/Index Only Scan/Index-Only-Scan/; s/Index Scan/Index-Scan/; s/Bitmap Index Scan/Bitmap-Index-Scan/; s/Seq Scan/Seq-Scan/'
-$set_forced
-SELECT round(ms::numeric, 3), node, searches FROM skip_measure('SELECT * FROM sk_$idx WHERE $shape', $REPS);
-SQL
-)
-			done
-			label="$ndist values: ${labels[$i]}, $how"
-			printf '%-52s | %9s | %9s | %5s | %s %s / %s %s\n' "$label" "${ms[btree]}" "${ms[bpindex]}" \
-				"$(ratio "${ms[bpindex]}" "${ms[btree]}")" "${node[btree]}" "${searches[btree]}" \
-				"${node[bpindex]}" "${searches[bpindex]}"
+			measure_row "$ndist values: ${labels[$i]}" "${shapes[$i]}" "$how"
 		done
 	done
 done
@@ -85,21 +90,8 @@ CREATE INDEX ON sk_bpindex USING bpindex (a, m, b);
 VACUUM ANALYZE sk_btree, sk_bpindex;
 CHECKPOINT;
 SQL
-shape="a IN ($(( MID % 10 )), $(( (MID + 4) % 10 ))) AND b = $MID"
 for how in planner forced; do
-	declare -A ms node searches
-	for idx in btree bpindex; do
-		set_forced=""
-		[ "$how" = planner ] || set_forced="SET enable_seqscan = off; SET enable_bitmapscan = off;"
-		read -r ms[$idx] node[$idx] searches[$idx] < <(q -F ' ' <<SQL | sed 's/Index Only Scan/Index-Only-Scan/; s/Index Scan/Index-Scan/; s/Bitmap Index Scan/Bitmap-Index-Scan/; s/Seq Scan/Seq-Scan/'
-$set_forced
-SELECT round(ms::numeric, 3), node, searches FROM skip_measure('SELECT * FROM sk_$idx WHERE $shape', $REPS);
-SQL
-)
-	done
-	label="(a, m, b), 10 x 100: a IN (2 values) AND b = c, $how"
-	printf '%-52s | %9s | %9s | %5s | %s %s / %s %s\n' "$label" "${ms[btree]}" "${ms[bpindex]}" \
-		"$(ratio "${ms[bpindex]}" "${ms[btree]}")" "${node[btree]}" "${searches[btree]}" \
-		"${node[bpindex]}" "${searches[bpindex]}"
+	measure_row "(a, m, b), 10 x 100: a IN (2 values) AND b = c" \
+		"a IN ($(( MID % 10 )), $(( (MID + 4) % 10 ))) AND b = $MID" "$how"
 done
 q -c "DROP TABLE IF EXISTS sk_btree, sk_bpindex"
