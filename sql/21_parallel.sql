@@ -6,6 +6,7 @@
 -- bpindex scan (the plan must show it under a Gather or Gather Merge, and
 -- workers must have been launched) and is compared with the same query
 -- run without any index and without workers (par_run, from 00_setup).
+-- Skip scans run in parallel too, one leaf at a time.
 --
 \set ECHO none
 \i sql/include/helpers.sql
@@ -47,5 +48,45 @@ RESET enable_mergejoin;
 -- a scan whose range is empty, and one whose keys cannot match
 SELECT * FROM par_run('select count(*) from par where k > 400000');
 SELECT * FROM par_run('select count(*) from par where k = any (''{}''::int8[])');
+
+-- skip scans: quals on k only, through the 1,000 values of v (par_vk).
+-- The participants read one leaf at a time and seek the next value of v
+-- when the last one's range ends in the leaf read: forward and backward,
+-- index-only, ordered through Gather Merge, a range on v beside, IS NULL
+DROP INDEX par_k;
+SELECT * FROM par_run('select count(*), sum(w) from par where k between 1000 and 200000');
+SELECT * FROM par_run('select v, k from par where k < 100000 order by v, k', true);
+SELECT * FROM par_run('select v, k, w from par where k > 200000 order by v desc, k desc', true);
+SELECT * FROM par_run('select v, k, w from par where v > 600 and k between 5000 and 190000');
+SELECT * FROM par_run('select count(*), sum(v) from par where k is not null and k < 150000');
+-- every value of v has entries in the range: no leaf is read twice
+SELECT * FROM par_run('select count(*), sum(k) from par where k > 100');
+-- a participant's descents count as index searches (18): a parallel scan
+-- that did not skip would descend once; this one seeks each value of v
+-- whose range ends in a leaf, two descents at most per value
+CREATE FUNCTION par_searches(query text) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    m text[];
+BEGIN
+    PERFORM set_config('enable_seqscan', 'off', true);
+    PERFORM set_config('enable_bitmapscan', 'off', true);
+    PERFORM set_config('parallel_setup_cost', '0', true);
+    PERFORM set_config('parallel_tuple_cost', '0', true);
+    PERFORM set_config('min_parallel_index_scan_size', '0', true);
+    PERFORM set_config('max_parallel_workers_per_gather', '2', true);
+    PERFORM set_config('cpu_tuple_cost', '1', true);
+    PERFORM set_config('cpu_index_tuple_cost', '1', true);
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+        m := regexp_match(line, 'Index Searches: (\d+)');
+        IF m IS NOT NULL THEN
+            RETURN m[1]::int;
+        END IF;
+    END LOOP;
+    RETURN NULL;
+END $$;
+SELECT coalesce(par_searches('select count(*), sum(w) from par where k between 1000 and 20000') BETWEEN 100 AND 2010,
+                current_setting('server_version_num')::int < 180000) AS searches_per_value;
+DROP FUNCTION par_searches(text);
 
 DROP TABLE par;

@@ -142,8 +142,8 @@ classify_column_quals(PlannerInfo *root, IndexPath *path, int col,
  * bp_prepare_keys decides at run time: those through the last one without
  * an =, = ANY or IS NULL qual before the last column with a qual other
  * than IS NOT NULL (*last); 0 when every such column has one, when an
- * = ANY qual lies between two that have none, or in a parallel scan, which
- * never skips.  *nelems: the elements of the first = ANY qual after them,
+ * = ANY qual lies between two that have none, or in a parallel scan with an
+ * = ANY qual.  *nelems: the elements of the first = ANY qual after them,
  * each a primitive scan per prefix (one before them is the outer loop, its
  * elements counted among the prefixes).
  */
@@ -158,13 +158,14 @@ skip_prefix_columns(PlannerInfo *root, IndexPath *path, int *last,
 
 	*nelems = 1;
 	*last = -1;
-	if (path->path.parallel_aware)
-		return 0;
 	for (int col = 0; col < path->indexinfo->nkeycolumns; col++)
 	{
 		classify_column_quals(root, path, col, &quals[col]);
 		if (quals[col].bounds)
 			*last = col;
+		/* a parallel scan with a driving array reads the whole range */
+		if (quals[col].array_eq && path->path.parallel_aware)
+			return 0;
 	}
 	for (int col = 0; col < *last; col++)
 	{

@@ -8,8 +8,9 @@
  * the range's leaves one at a time, in the scan direction.  The shared
  * state says where the scan stands: not started (for an element of the
  * driving array), idle after a leaf (which one, its right-link and the
- * fence the next leaf must hold), being advanced by a participant, or
- * done.  A participant seizes the state (waiting while another advances
+ * fence the next leaf must hold), at the end of a skip scan's prefix
+ * (the last entry read, whose prefix's successor the next participant
+ * seeks), being advanced by a participant, or done.  A participant seizes the state (waiting while another advances
  * it), reads and copies the next leaf as a serial scan would, publishes
  * where the scan stands after that leaf, and returns the leaf's entries
  * while the others read the following leaves.  Each participant thus sees
@@ -37,6 +38,8 @@ typedef enum BpParallelStatus
 	BP_PARALLEL_NOT_STARTED,	/* no leaf of array_elem's range read yet */
 	BP_PARALLEL_ADVANCING,		/* a participant is reading the next leaf */
 	BP_PARALLEL_IDLE,			/* the next leaf follows leaf */
+	BP_PARALLEL_NEXT_PREFIX,	/* skip scan: the next leaf is that of the
+								 * range of the prefix after bound's */
 	BP_PARALLEL_DONE			/* no leaf is left */
 } BpParallelStatus;
 
@@ -52,7 +55,8 @@ typedef struct BpParallelScanData
 	BlockNumber rightlink;		/* ... its right-link */
 	uint16		bound_width;
 	char		bound[BP_MAX_SLOT_WIDTH];	/* ... its fence in the scan
-											 * direction */
+											 * direction; next prefix: the
+											 * entry whose prefix is done */
 	char		bound_keys[BP_KEYS_BUFSIZE];	/* its keys, referred to by
 												 * offset */
 } BpParallelScanData;
@@ -123,10 +127,11 @@ bp_parallel_seize(IndexScanDesc scan, BpParallelNext *next, char *bound,
 		if (shared->status != BP_PARALLEL_ADVANCING)
 		{
 			next->started = shared->status == BP_PARALLEL_IDLE;
+			next->next_prefix = shared->status == BP_PARALLEL_NEXT_PREFIX;
 			next->array_elem = shared->array_elem;
 			next->leaf = shared->leaf;
 			next->rightlink = shared->rightlink;
-			if (next->started)
+			if (next->started || next->next_prefix)
 			{
 				memcpy(bound, shared->bound, shared->bound_width);
 				memcpy(bound_keys, shared->bound_keys, BP_KEYS_BUFSIZE);
@@ -153,6 +158,25 @@ release(BpParallelScan shared, BpParallelStatus status)
 }
 
 /*
+ * Release the seized scan in status with the logical slot bound, its keys
+ * by offset: the others have their own address spaces.
+ */
+static void
+release_with_bound(BpParallelScan shared, BpParallelStatus status,
+				   const char *bound, const BpSlotDesc *desc)
+{
+	char		copy[BP_MAX_SLOT_WIDTH];
+	char		keys[BP_KEYS_BUFSIZE];
+
+	bp_slot_copy_keys(desc, bound, copy, keys, true);
+	SpinLockAcquire(&shared->mutex);
+	shared->bound_width = desc->width;
+	memcpy(shared->bound, copy, desc->width);
+	memcpy(shared->bound_keys, keys, BP_KEYS_BUFSIZE);
+	release(shared, status);
+}
+
+/*
  * Release the seized scan after reading leaf: the next leaf follows it
  * (through rightlink forward) and holds bound (width bytes).
  */
@@ -162,19 +186,26 @@ bp_parallel_release_after(IndexScanDesc scan, int array_elem, BlockNumber leaf,
 						  const BpSlotDesc *desc)
 {
 	BpParallelScan shared = shared_state(scan);
-	char		copy[BP_MAX_SLOT_WIDTH];
-	char		keys[BP_KEYS_BUFSIZE];
 
-	/* keys by offset: the others have their own address spaces */
-	bp_slot_copy_keys(desc, bound, copy, keys, true);
 	SpinLockAcquire(&shared->mutex);
 	shared->array_elem = array_elem;
 	shared->leaf = leaf;
 	shared->rightlink = rightlink;
-	shared->bound_width = desc->width;
-	memcpy(shared->bound, copy, desc->width);
-	memcpy(shared->bound_keys, keys, BP_KEYS_BUFSIZE);
-	release(shared, BP_PARALLEL_IDLE);
+	SpinLockRelease(&shared->mutex);
+	release_with_bound(shared, BP_PARALLEL_IDLE, bound, desc);
+}
+
+/*
+ * Release the seized skip scan to go on from the range of the prefix
+ * after that of entry, a logical slot: the last one of the outer range
+ * read, whose prefix's range the leaves read hold whole.
+ */
+void
+bp_parallel_release_to_prefix(IndexScanDesc scan, const char *entry,
+							  const BpSlotDesc *desc)
+{
+	release_with_bound(shared_state(scan), BP_PARALLEL_NEXT_PREFIX, entry,
+					   desc);
 }
 
 /*

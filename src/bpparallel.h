@@ -19,6 +19,8 @@
 typedef struct BpParallelNext
 {
 	bool		started;		/* a leaf of array_elem's range was read */
+	bool		next_prefix;	/* skip scan: the range of the prefix after
+								 * the entry in bound comes next */
 	int			array_elem;		/* element of the driving array; -1: the
 								 * first in the scan direction */
 	BlockNumber leaf;			/* started: the leaf read last */
@@ -35,5 +37,7 @@ extern void bp_parallel_release_after(IndexScanDesc scan, int array_elem,
 									  const char *bound,
 									  const BpSlotDesc *desc);
 extern void bp_parallel_release_to_element(IndexScanDesc scan, int array_elem);
+extern void bp_parallel_release_to_prefix(IndexScanDesc scan, const char *entry,
+										  const BpSlotDesc *desc);
 
 #endif							/* BPPARALLEL_H */

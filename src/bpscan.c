@@ -124,9 +124,16 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 		memmove(scan->keyData, scankey, scan->numberOfKeys * sizeof(ScanKeyData));
 	MemoryContextReset(so->keys_cxt);
 	old = MemoryContextSwitchTo(so->keys_cxt);
-	/* parallel scans read the whole range: their leaves go in turns */
 	bp_prepare_keys(scan->indexRelation, scan->keyData, scan->numberOfKeys,
-					scan->parallel_scan == NULL, &so->keys);
+					true, &so->keys);
+	/* parallel scans with a driving array read the whole range */
+	if (scan->parallel_scan != NULL && so->keys.nskip > 0 &&
+		so->keys.drive_key >= 0)
+	{
+		MemoryContextReset(so->keys_cxt);
+		bp_prepare_keys(scan->indexRelation, scan->keyData,
+						scan->numberOfKeys, false, &so->keys);
+	}
 	MemoryContextSwitchTo(old);
 	so->guess_leaf = InvalidBlockNumber;
 	so->leaf_guesses = 0;
@@ -243,8 +250,9 @@ step_leaf(IndexScanDesc scan, ScanDirection dir)
 
 /*
  * A participant of a parallel scan: load the next leaf of the scan that
- * no other participant has taken, and tell the others where the scan
- * stands after it.  False when no leaf is left.
+ * no other participant has taken (a skip scan's, bp_skip_parallel_leaf),
+ * and tell the others where the scan stands after it.  False when no leaf
+ * is left.
  */
 static bool
 parallel_next_leaf(IndexScanDesc scan, ScanDirection dir)
@@ -257,8 +265,10 @@ parallel_next_leaf(IndexScanDesc scan, ScanDirection dir)
 	bp_scan_kill_entries(scan);
 	if (!bp_parallel_seize(scan, &next, so->bound, so->bound_keys))
 		return false;
-	if (next.started)
+	if (next.started || next.next_prefix)
 		bp_slot_resolve_offsets(&so->desc, so->bound, so->bound_keys);
+	if (so->keys.nskip > 0)
+		return bp_skip_parallel_leaf(scan, dir, &next);
 	elem = next.array_elem;
 	if (elem < 0)
 		elem = ScanDirectionIsForward(dir) ? 0 : so->keys.drive_nelems - 1;

@@ -19,7 +19,10 @@
  * goes back to skipping at a leaf that starts a prefix with many
  * (bp_skip_resume).  A driving = ANY array on a prefix column is the outer
  * loop: each element's range is a skip scan of its own
- * (bp_skip_next_element).  Parallel scans do not skip.
+ * (bp_skip_next_element).  The participants of a parallel scan read one
+ * leaf at a time, each whole, and seek the next prefix when the last one's
+ * range ends in the leaf read (bp_skip_parallel_leaf); parallel scans with
+ * a driving array do not skip.
  *
  *-------------------------------------------------------------------------
  */
@@ -36,6 +39,7 @@
 #include "bpleaf.h"
 #include "bpleafread.h"
 #include "bppage.h"
+#include "bpparallel.h"
 #include "bpscankey.h"
 #include "bpscanpos.h"
 #include "bpsearch.h"
@@ -631,6 +635,155 @@ bp_skip_next_element(IndexScanDesc scan, ScanDirection dir)
 	if (!so->pos.filtering && bp_skip_next_prefix(scan, dir))
 		return true;
 	return next_element_prefix(scan, dir);
+}
+
+/*
+ * Parallel skip scan: the entry nearest the current prefix beyond it in
+ * the scan direction (the first of the outer range without a prefix) into
+ * so->bound, its keys copied; false if the outer range has none.  Forward
+ * the leaves to the right follow the one a descent reaches; backward a
+ * descent to the entries below its low key does.
+ */
+static bool
+parallel_find_next_prefix(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	Relation	index = scan->indexRelation;
+	bool		forward = ScanDirectionIsForward(dir);
+	char		found[BP_MAX_SLOT_WIDTH];
+	BpSlotBound bound = {&so->desc, so->bound};
+	Buffer		buf;
+
+	buf = bp_descend(index, forward ? bp_before_next_prefix :
+					 bp_not_after_prev_prefix, &so->keys, BUFFER_LOCK_SHARE);
+	bp_count_index_search(scan);
+	for (;;)
+	{
+		Page		page = BufferGetPage(buf);
+		BlockNumber rightlink = BpPageGetOpaque(page)->rightlink;
+		BpLeaf		leaf;
+
+		bp_leaf_open(&leaf, page, &so->desc);
+		if (so->probe.key_cxt)
+			bp_leaf_rebuild_keys_in(&leaf, so->probe.key_cxt);
+		if (bp_leaf_nearest(&leaf, forward ? bp_before_next_prefix :
+							bp_after_prev_prefix, &so->keys, forward, found,
+							&so->work))
+			break;
+		PredicateLockPage(index, BufferGetBlockNumber(buf), scan->xs_snapshot);
+		if (!(BpPageGetOpaque(page)->flags & (forward ? BP_HAS_HIGH : BP_HAS_LOW)))
+		{
+			UnlockReleaseBuffer(buf);
+			return false;
+		}
+		bp_slot_copy_keys(&so->desc, bp_page_fence(&so->desc, page, forward, found),
+						  so->bound, so->bound_keys, false);
+		UnlockReleaseBuffer(buf);
+		buf = forward ? bp_read_next_leaf(index, &so->desc, rightlink, so->bound) :
+			bp_descend(index, bp_before_bound, &bound, BUFFER_LOCK_SHARE);
+	}
+	if (forward ? bp_above_outer_range(found, &so->keys) :
+		bp_below_outer_range(found, &so->keys))
+	{
+		UnlockReleaseBuffer(buf);
+		return false;
+	}
+	bp_slot_copy_keys(&so->desc, found, so->bound, so->bound_keys, false);
+	UnlockReleaseBuffer(buf);
+	return true;
+}
+
+/*
+ * Parallel skip scan: load into so->pos, read whole and filtering, the
+ * leaf where the range of the prefix after done's starts (the first
+ * prefix's without done), none of the entries before the prefix (forward)
+ * or at or after done (backward): the participants before read them.
+ * False, loading nothing, if there is no further prefix.
+ */
+static bool
+parallel_load_next_prefix(IndexScanDesc scan, ScanDirection dir,
+						  const char *done)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	bool		forward = ScanDirectionIsForward(dir);
+	char		last[BP_MAX_SLOT_WIDTH];
+	char	   *last_keys = NULL;
+	Buffer		buf;
+
+	if (done != NULL)
+	{
+		last_keys = palloc(BP_KEYS_BUFSIZE);
+		bp_slot_copy_keys(&so->desc, done, last, last_keys, false);
+		bp_set_prefix(&so->keys, last);
+	}
+	else
+		bp_clear_prefix(&so->keys);
+	if (!parallel_find_next_prefix(scan, dir))
+	{
+		if (last_keys)
+			pfree(last_keys);
+		return false;
+	}
+	bp_set_prefix(&so->keys, so->bound);
+	buf = bp_descend(scan->indexRelation,
+					 forward ? bp_below_range : bp_not_above_range,
+					 &so->keys, BUFFER_LOCK_SHARE);
+	bp_count_index_search(scan);
+	so->pos.filtering = true;
+	bp_scan_load_leaf(scan, &so->pos, buf, dir, forward ? so->bound : NULL,
+					  forward || done == NULL ? NULL : last);
+	if (last_keys)
+		pfree(last_keys);
+	return true;
+}
+
+/*
+ * A participant of a parallel skip scan, having seized the scan as next
+ * says (bpparallel.c): load the next leaf to read into so->pos, whole and
+ * filtering (every entry of its part of the outer range tested against the
+ * scan's keys), and release the scan where it stands after that leaf: the
+ * next leaf follows while the range of its last entry's prefix goes on
+ * past it, else the range of the next prefix.  Participants skip between
+ * prefixes as a serial scan does, one leaf at a time.  False, the scan
+ * released as done, when no leaf is left.
+ */
+bool
+bp_skip_parallel_leaf(IndexScanDesc scan, ScanDirection dir,
+					  const BpParallelNext *next)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	bool		forward = ScanDirectionIsForward(dir);
+	const char *last;
+
+	pos->filtering = true;
+	pos->has_prefix = false;
+	if (next->started)
+		bp_scan_load_adjacent_leaf(scan, pos, dir, next->leaf, next->rightlink);
+	else if (!parallel_load_next_prefix(scan, dir,
+										next->next_prefix ? so->bound : NULL))
+	{
+		bp_parallel_release_to_element(scan, -1);
+		return false;
+	}
+	if (!bp_has_next_leaf(so, dir))
+	{
+		bp_parallel_release_to_element(scan, -1);
+		return true;
+	}
+	last = pos->lo < pos->hi ?
+		pos->items + (Size) (forward ? pos->hi - 1 : pos->lo) * so->desc.width : NULL;
+	if (last != NULL)
+		bp_set_prefix(&so->keys, last);
+	if (last != NULL &&
+		(forward ? bp_above_range(pos->highkey, &so->keys) :
+		 bp_below_range(pos->lowkey, &so->keys)))
+		bp_parallel_release_to_prefix(scan, last, &so->desc);
+	else
+		bp_parallel_release_after(scan, -1, pos->blkno, pos->rightlink,
+								  forward ? pos->highkey : pos->lowkey,
+								  &so->desc);
+	return true;
 }
 
 /*
