@@ -171,6 +171,23 @@ RESET enable_bitmapscan;
 -- REINDEX builds the same keys
 REINDEX INDEX t_long_bp;
 SELECT bpindex_check('t_long_bp', true);
+-- layout options that leave a leaf little room (log_size, block_size) do
+-- not lower the limit: leaves of long keys take the automatic layout, at
+-- CREATE INDEX and after ALTER INDEX SET
+CREATE TABLE t_long_opts (k text);
+CREATE INDEX t_long_opts_bp ON t_long_opts USING bpindex (k) WITH (log_size = 64, block_size = 64);
+INSERT INTO t_long_opts SELECT repeat('b', 2200) || i FROM generate_series(1, 200) i;
+INSERT INTO t_long_opts SELECT md5(i::text) FROM generate_series(1, 2000) i;
+ALTER INDEX t_long_opts_bp RESET (log_size, block_size);
+INSERT INTO t_long_opts SELECT repeat('c', 2200) || i FROM generate_series(1, 100) i;
+ALTER INDEX t_long_opts_bp SET (log_size = 64, block_size = 64);
+INSERT INTO t_long_opts SELECT repeat('b', 2200) || i || 'x' FROM generate_series(1, 100) i;
+SELECT bpindex_check('t_long_opts_bp', true);
+SELECT shape, idx, ionly, bitmap
+FROM bp_matrix('long_opts', 't_long_opts', 'k', ARRAY['a', repeat('b', 2200) || '5', 'd'])
+WHERE 'DIFF' IN (idx, ionly, bitmap) OR 'PLAN' IN (idx, ionly, bitmap);
+SELECT * FROM bp_failures('long_opts');
+DROP TABLE t_long_opts;
 -- a build refuses them too
 CREATE TABLE t_long2 (k text);
 INSERT INTO t_long2 VALUES (repeat('z', 2300));

@@ -567,6 +567,8 @@ bpindex_check(PG_FUNCTION_ARGS)
 	open_relations(&state, PG_GETARG_OID(0));
 	bp = bp_get_state(state.index);
 	state.desc = bp->desc;
+	/* an entry the index holds is looked for whatever inserts now accept */
+	state.desc.max_key_bytes = BP_MAX_KEY_SIZE;
 	state.width = state.desc.width;
 	state.nblocks = RelationGetNumberOfBlocks(state.index);
 	bp_leaf_work_init(&state.work, &state.desc);

@@ -250,7 +250,9 @@ smallest_leaf_region(const BpOptions *opts, uint16 width, Size room)
  * Bytes of keys (as bp_form_slot counts them) that an entry of the index
  * may take: as many as leave every page able to split.  A leaf must hold
  * two fences and one entry with that many, beside the smallest BPA region
- * of its plain layout under opts; an internal page, at the largest
+ * of the automatic plain layout (a keyed plan that log_size or block_size
+ * leave too little room falls back to it, plan_keyed_or_plain, so that
+ * ALTER INDEX SET never lowers the limit); an internal page, at the largest
  * capacity an index of such slots may have, two fences and one pivot with
  * that many, beside three pivots' slots (a split of a page that holds
  * only those keeps one child on a side).  Each key may take its alignment
@@ -259,16 +261,22 @@ smallest_leaf_region(const BpOptions *opts, uint16 width, Size room)
 Size
 bp_max_key_bytes(const BpSlotDesc *desc, const BpOptions *opts)
 {
+	BpOptions	automatic = *opts;
 	Size		leaf_room = bp_leaf_region_room(desc, desc->width);
-	Size		leaf_keys = leaf_room -
-		Min(leaf_room, smallest_leaf_region(opts, desc->width, leaf_room));
-	Size		internal_keys = bp_page_content_size() -
-		bp_fences_size(desc->width) -
-		bp_internal_pivots_offset(bp_internal_capacity(desc->width)) -
-		3 * (Size) desc->width;
+	Size		leaf_keys;
+	Size		internal_keys;
 	Size		align = 0;
 	Size		limit;
 
+	/* plans fall back to the automatic layout for long keys */
+	automatic.log_size = 0;
+	automatic.block_size = 0;
+	leaf_keys = leaf_room -
+		Min(leaf_room, smallest_leaf_region(&automatic, desc->width, leaf_room));
+	internal_keys = bp_page_content_size() -
+		bp_fences_size(desc->width) -
+		bp_internal_pivots_offset(bp_internal_capacity(desc->width)) -
+		3 * (Size) desc->width;
 	for (int i = 0; i < desc->ncolumns; i++)
 		if (desc->att_len[i] == -1)
 			align += desc->key_align[i] - 1;

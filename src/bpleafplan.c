@@ -319,7 +319,10 @@ plan_keyed(BpLeafPlanner *planner, const char *lowkey, const char *highkey,
 /*
  * Plan a keyed leaf as plan_keyed does; a packed plan that cannot hold the
  * entries (its own prefix key, beside long fences, takes their room)
- * gives way to a plain one.
+ * gives way to a plain one, and a plain one under a log_size or block_size
+ * whose smallest region leaves too little room for long keys to one of the
+ * automatic layout, which the index's key limit counts on
+ * (bp_max_key_bytes).
  */
 static int
 plan_keyed_or_plain(BpLeafPlanner *planner, const char *lowkey,
@@ -331,6 +334,18 @@ plan_keyed_or_plain(BpLeafPlanner *planner, const char *lowkey,
 	{
 		plan->packed = false;
 		capacity = plan_keyed(planner, lowkey, highkey, plan);
+	}
+	if (capacity < planner->nentries &&
+		(planner->opts->log_size > 0 || planner->opts->block_size > 0))
+	{
+		const BpOptions *given = planner->opts;
+		BpOptions	automatic = *given;
+
+		automatic.log_size = 0;
+		automatic.block_size = 0;
+		planner->opts = &automatic;
+		capacity = plan_keyed(planner, lowkey, highkey, plan);
+		planner->opts = given;
 	}
 	return capacity;
 }
