@@ -10,8 +10,9 @@
  * driving array), idle after a leaf (which one, its right-link and the
  * fence the next leaf must hold), at the end of a skip scan's prefix
  * (the last entry read, whose prefix's successor the next participant
- * seeks), being advanced by a participant, or done.  A participant seizes the state (waiting while another advances
- * it), reads and copies the next leaf as a serial scan would, publishes
+ * seeks), being advanced by a participant, or done.  A participant seizes
+ * the state (waiting while another advances it), reads and copies the
+ * next leaf as a serial scan would, publishes
  * where the scan stands after that leaf, and returns the leaf's entries
  * while the others read the following leaves.  Each participant thus sees
  * leaves in index order, so their outputs merge in order (Gather Merge).

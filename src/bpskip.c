@@ -14,12 +14,12 @@
  * descends there directly (peek_next_prefix).  When the prefix's last
  * column is integer-like it descends first to the range of that column's
  * value after the current one, which no prefix can lie between
- * (guess_next_prefix): one descent per value where values are dense.  Where prefixes have few entries each, it
- * reads the rest of the leaf whole, testing every entry (filtering), and
- * goes back to skipping at a leaf that starts a prefix with many
- * (bp_skip_resume).  A driving = ANY array on a prefix column is the outer
- * loop: each element's range is a skip scan of its own
- * (bp_skip_next_element).  The participants of a parallel scan read one
+ * (guess_next_prefix): one descent per value where values are dense.
+ * Where prefixes have few entries each, it reads the rest of the leaf
+ * whole, testing every entry (filtering), and goes back to skipping at a
+ * leaf that starts a prefix with many (bp_skip_resume).  A driving = ANY
+ * array on a prefix column is the outer loop: each element's range is a
+ * skip scan of its own (bp_skip_next_element).  The participants of a parallel scan read one
  * leaf at a time, each whole, and seek the next prefix when the last one's
  * range ends in the leaf read (bp_skip_parallel_leaf); parallel scans with
  * a driving array do not skip.
