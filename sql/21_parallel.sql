@@ -65,25 +65,9 @@ SELECT * FROM par_run('select count(*), sum(k) from par where k > 100');
 -- that did not skip would descend once; this one seeks each value of v
 -- whose range ends in a leaf, two descents at most per value
 CREATE FUNCTION par_searches(query text) RETURNS int LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-    m text[];
 BEGIN
-    PERFORM set_config('enable_seqscan', 'off', true);
-    PERFORM set_config('enable_bitmapscan', 'off', true);
-    PERFORM set_config('parallel_setup_cost', '0', true);
-    PERFORM set_config('parallel_tuple_cost', '0', true);
-    PERFORM set_config('min_parallel_index_scan_size', '0', true);
-    PERFORM set_config('max_parallel_workers_per_gather', '2', true);
-    PERFORM set_config('cpu_tuple_cost', '1', true);
-    PERFORM set_config('cpu_index_tuple_cost', '1', true);
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
-        m := regexp_match(line, 'Index Searches: (\d+)');
-        IF m IS NOT NULL THEN
-            RETURN m[1]::int;
-        END IF;
-    END LOOP;
-    RETURN NULL;
+    PERFORM par_settings();
+    RETURN bp_index_searches(query);
 END $$;
 SELECT coalesce(par_searches('select count(*), sum(w) from par where k between 1000 and 20000') BETWEEN 100 AND 2010,
                 current_setting('server_version_num')::int < 180000) AS searches_per_value;

@@ -362,19 +362,6 @@ RESET enable_bitmapscan;
 -- a skip scan descends once or twice per prefix value: the searches
 -- counted for the index (pg_stat_user_indexes on every version, flushed
 -- between statements; "Index Searches" of EXPLAIN ANALYZE from 18 on)
-CREATE FUNCTION sk_explained_searches(query text) RETURNS int LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-    m text[];
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
-        m := regexp_match(line, 'Index Searches: (\d+)');
-        IF m IS NOT NULL THEN
-            RETURN m[1]::int;
-        END IF;
-    END LOOP;
-    RETURN NULL;
-END $$;
 CREATE TEMP TABLE sk_stat (n int, idx_scan bigint);
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
@@ -394,11 +381,11 @@ SELECT s2.idx_scan - s1.idx_scan BETWEEN 8 AND 20 AS ordered_searches_per_prefix
 FROM sk_stat s1, sk_stat s2, sk_stat s3 WHERE s1.n = 1 AND s2.n = 2 AND s3.n = 3;
 RESET enable_indexscan;
 RESET enable_bitmapscan;
-SELECT coalesce(sk_explained_searches('SELECT * FROM sk WHERE b = 1234') BETWEEN 8 AND 20,
+SELECT coalesce(bp_index_searches('SELECT * FROM sk WHERE b = 1234') BETWEEN 8 AND 20,
                 current_setting('server_version_num')::int < 180000) AS explain_counts_searches;
 -- a descent or two per element and value of b (80 of them), not a read of
 -- the elements' ranges
-SELECT coalesce(sk_explained_searches('select * from sk3 where a in (0, 2) and c = 12345') BETWEEN 80 AND 170,
+SELECT coalesce(bp_index_searches('select * from sk3 where a in (0, 2) and c = 12345') BETWEEN 80 AND 170,
                 current_setting('server_version_num')::int < 180000) AS explain_counts_searches;
 RESET enable_seqscan;
 
@@ -481,6 +468,5 @@ ANALYZE skj;
 SELECT * FROM bp_compare('select j.a, (select count(*) from sk x where x.b = j.a * 1000 + 7) from skj j',
     'enable_bitmapscan=off');
 
-DROP FUNCTION sk_explained_searches(text);
 DROP FUNCTION sk_in_order(text);
 DROP TABLE sk, skm, skd, sk3, skj;

@@ -180,6 +180,24 @@ typedef enum BpPeek
 } BpPeek;
 
 /*
+ * Into found, the entry of the locked leaf page nearest the current prefix
+ * beyond it in the scan direction (the log and a block or two read, not
+ * the leaf); false if the leaf has none.
+ */
+static bool
+leaf_next_prefix_entry(BpScanOpaque so, Page page, bool forward, char *found)
+{
+	BpLeaf		leaf;
+
+	bp_leaf_open(&leaf, page, &so->desc);
+	if (so->probe.key_cxt)
+		bp_leaf_rebuild_keys_in(&leaf, so->probe.key_cxt);
+	return bp_leaf_nearest(&leaf, forward ? bp_before_next_prefix :
+						   bp_after_prev_prefix, &so->keys, forward, found,
+						   &so->work);
+}
+
+/*
  * Skip scan: look at the locked leaf in *bufp, reached by a descent to the
  * first entry beyond the current prefix, without copying it: the entry
  * nearest that prefix beyond it is the next prefix (forward, in a leaf to
@@ -196,18 +214,12 @@ peek_next_prefix(IndexScanDesc scan, Buffer *bufp, ScanDirection dir)
 	Page		page = BufferGetPage(buf);
 	char		found[BP_MAX_SLOT_WIDTH];
 	char		fence[BP_MAX_SLOT_WIDTH];
-	BpLeaf		leaf;
 
 	for (;;)
 	{
 		BlockNumber rightlink = BpPageGetOpaque(page)->rightlink;
 
-		bp_leaf_open(&leaf, page, &so->desc);
-		if (so->probe.key_cxt)
-			bp_leaf_rebuild_keys_in(&leaf, so->probe.key_cxt);
-		if (bp_leaf_nearest(&leaf, forward ? bp_before_next_prefix :
-							bp_after_prev_prefix, &so->keys, forward, found,
-							&so->work))
+		if (leaf_next_prefix_entry(so, page, forward, found))
 			break;
 		/* none here, nor anywhere past the end of the index */
 		if (!(BpPageGetOpaque(page)->flags & (forward ? BP_HAS_HIGH : BP_HAS_LOW)))
@@ -661,14 +673,8 @@ parallel_find_next_prefix(IndexScanDesc scan, ScanDirection dir)
 	{
 		Page		page = BufferGetPage(buf);
 		BlockNumber rightlink = BpPageGetOpaque(page)->rightlink;
-		BpLeaf		leaf;
 
-		bp_leaf_open(&leaf, page, &so->desc);
-		if (so->probe.key_cxt)
-			bp_leaf_rebuild_keys_in(&leaf, so->probe.key_cxt);
-		if (bp_leaf_nearest(&leaf, forward ? bp_before_next_prefix :
-							bp_after_prev_prefix, &so->keys, forward, found,
-							&so->work))
+		if (leaf_next_prefix_entry(so, page, forward, found))
 			break;
 		PredicateLockPage(index, BufferGetBlockNumber(buf), scan->xs_snapshot);
 		if (!(BpPageGetOpaque(page)->flags & (forward ? BP_HAS_HIGH : BP_HAS_LOW)))

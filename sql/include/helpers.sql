@@ -339,6 +339,43 @@ BEGIN
 END
 $$;
 
+-- par_settings(): plans that run a bpindex index scan in parallel, for
+-- the current transaction: no sequential or bitmap scans, free workers, and
+-- per-row work dominating, so that sharing it wins over a Gather Merge
+CREATE OR REPLACE FUNCTION par_settings() RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM set_config('enable_seqscan', 'off', true);
+    PERFORM set_config('enable_bitmapscan', 'off', true);
+    PERFORM set_config('parallel_setup_cost', '0', true);
+    PERFORM set_config('parallel_tuple_cost', '0', true);
+    PERFORM set_config('min_parallel_index_scan_size', '0', true);
+    PERFORM set_config('max_parallel_workers_per_gather', '2', true);
+    PERFORM set_config('parallel_leader_participation', 'on', true);
+    PERFORM set_config('cpu_tuple_cost', '1', true);
+    PERFORM set_config('cpu_index_tuple_cost', '1', true);
+END
+$$;
+
+-- bp_index_searches(query): the Index Searches that EXPLAIN ANALYZE
+-- reports for query's index scan (PostgreSQL 18), NULL where it reports
+-- none
+CREATE OR REPLACE FUNCTION bp_index_searches(query text) RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    m text[];
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+        m := regexp_match(line, 'Index Searches: (\d+)');
+        IF m IS NOT NULL THEN
+            RETURN m[1]::int;
+        END IF;
+    END LOOP;
+    RETURN NULL;
+END
+$$;
+
 -- par_run(query, ordered): the query through a parallel bpindex scan (the
 -- plan must show it under a Gather or Gather Merge, and workers must have
 -- been launched) against the same query through a sequential scan without
@@ -358,16 +395,7 @@ DECLARE
     n_seq bigint;
     s_seq text;
 BEGIN
-    PERFORM set_config('enable_seqscan', 'off', true);
-    PERFORM set_config('enable_bitmapscan', 'off', true);
-    PERFORM set_config('parallel_setup_cost', '0', true);
-    PERFORM set_config('parallel_tuple_cost', '0', true);
-    PERFORM set_config('min_parallel_index_scan_size', '0', true);
-    PERFORM set_config('max_parallel_workers_per_gather', '2', true);
-    PERFORM set_config('parallel_leader_participation', 'on', true);
-    -- per-row work dominates, so that sharing it wins over a Gather Merge
-    PERFORM set_config('cpu_tuple_cost', '1', true);
-    PERFORM set_config('cpu_index_tuple_cost', '1', true);
+    PERFORM par_settings();
     FOR line IN EXECUTE 'explain (analyze, costs off, timing off, summary off) ' || query LOOP
         plan := plan || line || E'\n';
     END LOOP;
