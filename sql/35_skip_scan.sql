@@ -387,6 +387,13 @@ SELECT coalesce(bp_index_searches('SELECT * FROM sk WHERE b = 1234') BETWEEN 8 A
 -- the elements' ranges
 SELECT coalesce(bp_index_searches('select * from sk3 where a in (0, 2) and c = 12345') BETWEEN 80 AND 170,
                 current_setting('server_version_num')::int < 180000) AS explain_counts_searches;
+-- a descent after the first few reads one page, the leaf: the scan keeps
+-- a copy of the level-1 page that its descents go through (a descent from
+-- the root reads three pages here)
+SELECT levels FROM bpindex_stats('sk3_abc');
+SELECT bp_scan_buffers('select a, b, c from sk3 where a in (0, 2) and c = 12345') < 135 AS array_descents_read_leaves,
+       bp_scan_buffers('select a, b, c from sk3 where c = 12345') < 200 AS skip_descents_read_leaves,
+       bp_scan_buffers('select a, b, c from sk3 where c = 12345 order by a desc, b desc') < 200 AS backward_descents_read_leaves;
 RESET enable_seqscan;
 
 -- the plan follows the cost of what the scan does: with 10 leading values

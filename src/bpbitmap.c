@@ -122,8 +122,8 @@ first_leaf_of_range(IndexScanDesc scan, BitmapVisit *visit)
 								 bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
 	if (!BufferIsValid(buf))
 	{
-		buf = bp_descend(scan->indexRelation, bp_below_range, &so->keys,
-						 BUFFER_LOCK_SHARE);
+		buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
+								  bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
 		bp_count_index_search(scan);
 	}
 	return buf;

@@ -48,6 +48,7 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	so->keys.filters = palloc(sizeof(BpScanFilter) * Max(nkeys, 1));
 	/* the mark and the probe are allocated when a merge or skip needs them */
 	so->scan_cxt = CurrentMemoryContext;
+	bp_parent_copy_init(&so->parent_copy);
 	bp_pos_alloc(&so->pos, &so->desc);
 	bp_leaf_work_init(&so->work, &so->desc);
 	so->bound = palloc(so->desc.width);

@@ -471,9 +471,9 @@ bp_scan_first_leaf(IndexScanDesc scan, ScanDirection dir, int elem)
 	if (so->keys.drive_key >= 0)
 		bp_set_array_element(&so->keys, elem);
 
-	buf = bp_descend(scan->indexRelation,
-					 ScanDirectionIsForward(dir) ? bp_below_range : bp_not_above_range,
-					 &so->keys, BUFFER_LOCK_SHARE);
+	buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
+							  ScanDirectionIsForward(dir) ? bp_below_range :
+							  bp_not_above_range, &so->keys, BUFFER_LOCK_SHARE);
 	so->pos.filtering = false;
 	bp_scan_load_leaf(scan, &so->pos, buf, dir, NULL, NULL);
 	so->pos.array_elem = elem;

@@ -16,6 +16,7 @@
 
 #include "bpleaf.h"
 #include "bpscankey.h"
+#include "bpsearch.h"
 #include "bpslot.h"
 
 /* A leaf as copied by a scan: its entries in ascending order. */
@@ -79,6 +80,7 @@ typedef struct BpScanOpaqueData
 	BpLeafWork	work;
 	char	   *bound;			/* one slot: a leaf's fence while stepping */
 	char	   *bound_keys;		/* its keys, BP_KEYS_BUFSIZE bytes */
+	BpParentCopy parent_copy;	/* the level-1 page its descents go through */
 	BlockNumber guess_leaf;		/* the leaf a skip scan's last guess reached */
 	int			leaf_guesses;	/* guesses in a row that reached it */
 	bool		range_only;		/* a skip scan's next leaf copy takes the

@@ -68,6 +68,9 @@ bp_before_bound(const void *slot, void *arg)
 	return bp_compare_slots(slot, bound->key, (void *) bound->desc) < 0;
 }
 
+static Buffer descend(Relation index, BpGoRightFn go_right, void *arg,
+					  int lockmode, uint16 target_level, BpParentCopy *copy);
+
 /* Restarts of one descent before its stale links count as corruption. */
 #define BP_MAX_DESCENT_RESTARTS	100
 
@@ -185,6 +188,39 @@ Buffer
 bp_descend_to_level(Relation index, BpGoRightFn go_right, void *arg,
 					int lockmode, uint16 target_level)
 {
+	return descend(index, go_right, arg, lockmode, target_level, NULL);
+}
+
+/*
+ * Note that a descent to a leaf went through the level-1 page in buf: copy
+ * it when the previous full descent went through it too (or the copy is
+ * older than the page), so that the next descents can start from the copy.
+ */
+static void
+note_parent(BpParentCopy *copy, Buffer buf)
+{
+	BlockNumber blkno = BufferGetBlockNumber(buf);
+	Page		page = BufferGetPage(buf);
+
+	if (blkno == copy->last_parent &&
+		(copy->copied != blkno || PageGetLSN(copy->page) != PageGetLSN(page)))
+	{
+		if (copy->page == NULL)
+			copy->page = MemoryContextAlloc(copy->cxt, BLCKSZ);
+		memcpy(copy->page, page, BLCKSZ);
+		copy->copied = blkno;
+	}
+	copy->last_parent = blkno;
+}
+
+/*
+ * bp_descend_to_level, noting in copy (if not NULL) the level-1 page that
+ * a descent to a leaf goes through.
+ */
+static Buffer
+descend(Relation index, BpGoRightFn go_right, void *arg, int lockmode,
+		uint16 target_level, BpParentCopy *copy)
+{
 	BpIndexState *state = bp_get_state(index);
 	uint16		width = state->desc.width;
 	BlockNumber blkno;
@@ -236,6 +272,8 @@ restart:
 			state->cached_root = InvalidBlockNumber;
 		if (level == target_level)
 			return buf;
+		if (copy != NULL && level == 1)
+			note_parent(copy, buf);
 		blkno = bp_internal_children(page, width)[bp_choose_child(page, &state->desc,
 															   go_right, arg)];
 		UnlockReleaseBuffer(buf);
@@ -248,6 +286,69 @@ Buffer
 bp_descend(Relation index, BpGoRightFn go_right, void *arg, int lockmode)
 {
 	return bp_descend_to_level(index, go_right, arg, lockmode, 0);
+}
+
+/* An empty copy of a level-1 page, allocated in the current context. */
+void
+bp_parent_copy_init(BpParentCopy *copy)
+{
+	copy->last_parent = InvalidBlockNumber;
+	copy->copied = InvalidBlockNumber;
+	copy->page = NULL;
+	copy->cxt = CurrentMemoryContext;
+}
+
+/*
+ * The child link of the copied level-1 page toward the leaf where go_right
+ * turns false, or InvalidBlockNumber when that leaf lies outside the
+ * copy's fences.
+ */
+static BlockNumber
+child_from_copy(const BpSlotDesc *desc, BpParentCopy *copy,
+				BpGoRightFn go_right, void *arg)
+{
+	Page		page = (Page) copy->page;
+	uint16		flags;
+	char		fence[BP_MAX_SLOT_WIDTH];
+
+	if (copy->copied == InvalidBlockNumber)
+		return InvalidBlockNumber;
+	flags = BpPageGetOpaque(page)->flags;
+	if ((flags & BP_HAS_HIGH) && go_right(bp_page_fence(desc, page, true, fence), arg))
+		return InvalidBlockNumber;
+	if ((flags & BP_HAS_LOW) && !go_right(bp_page_fence(desc, page, false, fence), arg))
+		return InvalidBlockNumber;
+	return bp_internal_children(page, desc->width)[bp_choose_child(page, desc,
+																   go_right, arg)];
+}
+
+/*
+ * bp_descend through a scan's copy of a level-1 page: straight to the
+ * leaf its child link leads to when the key lies within the copy's
+ * fences, read as a stale link is (read_moving_right: a deleted or reused
+ * page, or one whose low key lies beyond, makes it descend from the root
+ * instead); otherwise a descent from the root, which copies its level-1
+ * page when the previous one went through the same page.  Live leaves'
+ * fences never overlap (splits and deletions move them in one record), so
+ * the leaf reached is the one a descent from the root would reach.
+ */
+Buffer
+bp_descend_via_copy(Relation index, BpParentCopy *copy, BpGoRightFn go_right,
+					void *arg, int lockmode)
+{
+	BlockNumber child = child_from_copy(&bp_get_state(index)->desc, copy,
+										go_right, arg);
+
+	if (child != InvalidBlockNumber)
+	{
+		Buffer		buf = bp_read_leaf_again(index, child, go_right, arg,
+											 lockmode);
+
+		if (BufferIsValid(buf))
+			return buf;
+		copy->copied = InvalidBlockNumber;
+	}
+	return descend(index, go_right, arg, lockmode, 0, copy);
 }
 
 /*

@@ -21,6 +21,25 @@ extern bool bp_before_bound(const void *slot, void *arg);
 extern bool bp_never_right(const void *slot, void *arg);
 extern Buffer bp_descend(Relation index, BpGoRightFn go_right, void *arg,
 						 int lockmode);
+
+/*
+ * A scan's copy of the level-1 page that its descents keep going through
+ * (a skip scan's, an = ANY scan's): a descent whose key lies within the
+ * copy's fences takes its child link straight to the leaf, which is then
+ * checked as a stale link from a parent would be.
+ */
+typedef struct BpParentCopy
+{
+	BlockNumber last_parent;	/* the level-1 page of the last full descent */
+	BlockNumber copied;			/* the page that page copies, or invalid */
+	char	   *page;			/* BLCKSZ bytes, allocated at the first copy */
+	MemoryContext cxt;			/* where page is allocated */
+} BpParentCopy;
+
+extern void bp_parent_copy_init(BpParentCopy *copy);
+extern Buffer bp_descend_via_copy(Relation index, BpParentCopy *copy,
+								  BpGoRightFn go_right, void *arg,
+								  int lockmode);
 extern Buffer bp_read_leaf_again(Relation index, BlockNumber blkno,
 								 BpGoRightFn go_right, void *arg, int lockmode);
 extern Buffer bp_descend_to_level(Relation index, BpGoRightFn go_right,

@@ -396,9 +396,9 @@ guess_next_prefix(IndexScanDesc scan, ScanDirection dir)
 	bp_set_prefix(&so->keys, so->bound);
 	if (so->keys.drive_key >= 0)
 		bp_set_array_element(&so->keys, prefix_start_element(so, dir));
-	buf = bp_descend(scan->indexRelation,
-					 forward ? bp_below_range : bp_not_above_range,
-					 &so->keys, BUFFER_LOCK_SHARE);
+	buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
+							  forward ? bp_below_range : bp_not_above_range,
+							  &so->keys, BUFFER_LOCK_SHARE);
 	bp_count_index_search(scan);
 	bp_leaf_open(&leaf, BufferGetPage(buf), &so->desc);
 	if (so->probe.key_cxt)
@@ -496,10 +496,10 @@ seek_prefix(IndexScanDesc scan, ScanDirection dir)
 				bp_scan_release_pos(probe);
 				return guessed;
 			}
-			buf = bp_descend(scan->indexRelation,
-							 forward ? bp_before_next_prefix :
-							 bp_not_after_prev_prefix,
-							 &so->keys, BUFFER_LOCK_SHARE);
+			buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
+									  forward ? bp_before_next_prefix :
+									  bp_not_after_prev_prefix,
+									  &so->keys, BUFFER_LOCK_SHARE);
 			bp_count_index_search(scan);
 			switch (peek_next_prefix(scan, &buf, dir))
 			{
@@ -666,8 +666,10 @@ parallel_find_next_prefix(IndexScanDesc scan, ScanDirection dir)
 	BpSlotBound bound = {&so->desc, so->bound};
 	Buffer		buf;
 
-	buf = bp_descend(index, forward ? bp_before_next_prefix :
-					 bp_not_after_prev_prefix, &so->keys, BUFFER_LOCK_SHARE);
+	buf = bp_descend_via_copy(index, &so->parent_copy,
+							  forward ? bp_before_next_prefix :
+							  bp_not_after_prev_prefix, &so->keys,
+							  BUFFER_LOCK_SHARE);
 	bp_count_index_search(scan);
 	for (;;)
 	{
@@ -731,9 +733,9 @@ parallel_load_next_prefix(IndexScanDesc scan, ScanDirection dir,
 		return false;
 	}
 	bp_set_prefix(&so->keys, so->bound);
-	buf = bp_descend(scan->indexRelation,
-					 forward ? bp_below_range : bp_not_above_range,
-					 &so->keys, BUFFER_LOCK_SHARE);
+	buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
+							  forward ? bp_below_range : bp_not_above_range,
+							  &so->keys, BUFFER_LOCK_SHARE);
 	bp_count_index_search(scan);
 	so->pos.filtering = true;
 	bp_scan_load_leaf(scan, &so->pos, buf, dir, forward ? so->bound : NULL,

@@ -376,6 +376,24 @@ BEGIN
 END
 $$;
 
+-- bp_scan_buffers(query): the shared buffers (hit and read) that EXPLAIN
+-- ANALYZE reports for query's top plan node
+CREATE OR REPLACE FUNCTION bp_scan_buffers(query text) RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    m text[];
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+        m := regexp_match(line, 'Buffers: shared(?: hit=(\d+))?(?: read=(\d+))?');
+        IF m IS NOT NULL THEN
+            RETURN coalesce(m[1]::int, 0) + coalesce(m[2]::int, 0);
+        END IF;
+    END LOOP;
+    RETURN NULL;
+END
+$$;
+
 -- par_run(query, ordered): the query through a parallel bpindex scan (the
 -- plan must show it under a Gather or Gather Merge, and workers must have
 -- been launched) against the same query through a sequential scan without
