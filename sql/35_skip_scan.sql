@@ -189,6 +189,27 @@ SELECT * FROM bp_queries('skip array prefix', ARRAY[
     'select a, b, c from sk3 where a in (1, 2) and c > 23900 order by a desc, b desc, c desc limit 7'
 ]);
 SELECT * FROM sk_in_order('select a, b, c from sk3 where a in (0, 2) and c in (2, 1001, 20000) order by a desc, b desc, c desc');
+-- elements that share leaves: the leaf where one element's last prefix
+-- ends, read whole for its skip, holds the next element's first prefixes
+-- (full leaves of 1,400 to 1,800 entries, twenty values of m per element)
+CREATE TABLE ska (a int4, m int4, b int8);
+INSERT INTO ska SELECT (g - 1) / 2000, ((g - 1) % 2000) / 100, (g - 1) % 100
+    FROM generate_series(1, 20000) g;
+CREATE INDEX ska_amb ON ska USING bpindex (a, m, b) WITH (fillfactor = 100);
+VACUUM ANALYZE ska;
+SELECT count(*) > 10 AS leaves_shared_by_elements FROM bpindex_leaves('ska_amb');
+SELECT * FROM bp_queries('skip array shared leaves', ARRAY[
+    'select a, m, b from ska where a in (1, 3, 4, 5, 6, 8) and b between 40 and 60',
+    'select a, m, b from ska where a in (3, 4) and b = 50',
+    'select a, m, b from ska where a in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9) and b in (0, 99)',
+    'select a, m, b from ska where a in (2, 3, 4) and m > 5 and b < 3',
+    'select a, m, b from ska where a in (1, 3, 4, 5, 6, 8) and b between 40 and 60 order by a, m, b',
+    'select a, m, b from ska where a in (1, 3, 4, 5, 6, 8) and b between 40 and 60 order by a desc, m desc, b desc',
+    'select a, m, b from ska where a in (4, 5) and b > 90 order by a desc, m desc, b desc limit 30'
+]);
+SELECT * FROM bp_cursor('select a, m, b from ska where a in (3, 4, 6) and b between 10 and 12 order by a, m, b',
+    ARRAY['forward 55', 'next', 'backward 20', 'forward 40', 'last', 'backward 75', 'prior',
+          'absolute 61', 'relative -5', 'relative 12'], 'index');
 -- a SCROLL cursor crossing elements and values of b both ways
 SELECT * FROM bp_cursor('select a, b, c from sk3 where a in (0, 2) and c < 400 order by a, b, c',
     ARRAY['next', 'forward 5', 'prior', 'forward 70', 'next', 'backward 40', 'last', 'prior',
@@ -476,4 +497,4 @@ SELECT * FROM bp_compare('select j.a, (select count(*) from sk x where x.b = j.a
     'enable_bitmapscan=off');
 
 DROP FUNCTION sk_in_order(text);
-DROP TABLE sk, skm, skd, sk3, skj;
+DROP TABLE sk, skm, skd, sk3, skj, ska;

@@ -126,15 +126,7 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	MemoryContextReset(so->keys_cxt);
 	old = MemoryContextSwitchTo(so->keys_cxt);
 	bp_prepare_keys(scan->indexRelation, scan->keyData, scan->numberOfKeys,
-					true, &so->keys);
-	/* parallel scans with a driving array read the whole range */
-	if (scan->parallel_scan != NULL && so->keys.nskip > 0 &&
-		so->keys.drive_key >= 0)
-	{
-		MemoryContextReset(so->keys_cxt);
-		bp_prepare_keys(scan->indexRelation, scan->keyData,
-						scan->numberOfKeys, false, &so->keys);
-	}
+					scan->parallel_scan != NULL, &so->keys);
 	MemoryContextSwitchTo(old);
 	so->guess_leaf = InvalidBlockNumber;
 	so->leaf_guesses = 0;
@@ -171,6 +163,9 @@ bp_endscan(IndexScanDesc scan)
 	if (bp_pos_allocated(&so->probe))
 		bp_pos_free(&so->probe);
 	pfree(so->bound_keys);
+	if (so->done_keys)
+		pfree(so->done_keys);
+	bp_parent_copy_free(&so->parent_copy);
 	bp_leaf_work_free(&so->work);
 	pfree(so->bound);
 	pfree(so->itup);

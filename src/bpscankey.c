@@ -494,18 +494,26 @@ add_array_key(Relation index, const ScanKey sk, bool drives, BpScanKeys *out)
 }
 
 /*
- * Turn the executor's scan keys into BpScanKeys ordered by column.
- * out->keys must have room for 2 * nkeys entries and out->filters for
- * nkeys, out->desc is the scan's copy of the index's slot descriptor.
- * Array elements are allocated in the current memory context.
+ * Turn the executor's scan keys into BpScanKeys ordered by column, for
+ * a parallel scan or not.  out->keys must have room for 2 * nkeys entries
+ * and out->filters for nkeys, out->desc is the scan's copy of the index's
+ * slot descriptor.  Array elements are allocated in the current memory
+ * context.
  */
 void
-bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, bool allow_skip,
+bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, bool parallel,
 				BpScanKeys *out)
 {
 	int			pinned_through = -1;
-	int			nskip = allow_skip ? skip_prefix_columns(scankey, nkeys) : 0;
+	int			nskip = skip_prefix_columns(scankey, nkeys);
 	int			driving = choose_driving_array(scankey, nkeys, nskip);
+
+	/* a parallel scan with a driving array reads the whole range */
+	if (parallel && nskip > 0 && driving >= 0)
+	{
+		nskip = 0;
+		driving = choose_driving_array(scankey, nkeys, 0);
+	}
 
 	out->nskip = nskip;
 	out->prefix_set = false;

@@ -176,7 +176,7 @@ bp_inside_first_column(const BpScanKeys *keys, const char *slot)
 }
 
 extern void bp_prepare_keys(Relation index, ScanKey scankey, int nkeys,
-							bool allow_skip, BpScanKeys *out);
+							bool parallel, BpScanKeys *out);
 extern BpKeyResult bp_test_keys(const BpScanKeys *keys, const char *slot);
 extern bool bp_test_outer_keys(const BpScanKeys *keys, const char *slot);
 extern void bp_set_prefix(BpScanKeys *keys, const char *slot);

@@ -80,6 +80,8 @@ typedef struct BpScanOpaqueData
 	BpLeafWork	work;
 	char	   *bound;			/* one slot: a leaf's fence while stepping */
 	char	   *bound_keys;		/* its keys, BP_KEYS_BUFSIZE bytes */
+	char	   *done_keys;		/* the keys of a parallel skip scan's last
+								 * prefix read, allocated at the first seek */
 	BpParentCopy parent_copy;	/* the level-1 page its descents go through */
 	BlockNumber guess_leaf;		/* the leaf a skip scan's last guess reached */
 	int			leaf_guesses;	/* guesses in a row that reached it */

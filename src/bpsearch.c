@@ -298,6 +298,15 @@ bp_parent_copy_init(BpParentCopy *copy)
 	copy->cxt = CurrentMemoryContext;
 }
 
+/* Free the copy of a level-1 page. */
+void
+bp_parent_copy_free(BpParentCopy *copy)
+{
+	if (copy->page != NULL)
+		pfree(copy->page);
+	bp_parent_copy_init(copy);
+}
+
 /*
  * The child link of the copied level-1 page toward the leaf where go_right
  * turns false, or InvalidBlockNumber when that leaf lies outside the

@@ -37,6 +37,7 @@ typedef struct BpParentCopy
 } BpParentCopy;
 
 extern void bp_parent_copy_init(BpParentCopy *copy);
+extern void bp_parent_copy_free(BpParentCopy *copy);
 extern Buffer bp_descend_via_copy(Relation index, BpParentCopy *copy,
 								  BpGoRightFn go_right, void *arg,
 								  int lockmode);

@@ -588,6 +588,7 @@ next_element_prefix(IndexScanDesc scan, ScanDirection dir)
 	int			current = pos->array_elem;
 	bool		had_prefix = pos->has_prefix;
 	bool		filtering = pos->filtering;
+	bool		whole = pos->whole;
 
 	for (int elem = bp_following_element(&so->keys, current, dir);
 		 elem >= 0; elem = bp_following_element(&so->keys, elem, dir))
@@ -597,12 +598,19 @@ next_element_prefix(IndexScanDesc scan, ScanDirection dir)
 		bp_clear_prefix(&so->keys);
 		pos->has_prefix = false;
 		pos->filtering = false;
+		/*
+		 * A leaf copied whole holds its part of the outer range of the
+		 * element before, which an element in the prefix bounds: not the
+		 * entries of this one.  Seek its first prefix in the index.
+		 */
+		pos->whole = false;
 		if (bp_skip_next_prefix(scan, dir))
 			return true;
 	}
 	pos->array_elem = current;
 	pos->has_prefix = had_prefix;
 	pos->filtering = filtering;
+	pos->whole = whole;
 	restore_position_keys(so);
 	return false;
 }
@@ -715,23 +723,19 @@ parallel_load_next_prefix(IndexScanDesc scan, ScanDirection dir,
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	bool		forward = ScanDirectionIsForward(dir);
 	char		last[BP_MAX_SLOT_WIDTH];
-	char	   *last_keys = NULL;
 	Buffer		buf;
 
 	if (done != NULL)
 	{
-		last_keys = palloc(BP_KEYS_BUFSIZE);
-		bp_slot_copy_keys(&so->desc, done, last, last_keys, false);
+		if (so->done_keys == NULL)
+			so->done_keys = MemoryContextAlloc(so->scan_cxt, BP_KEYS_BUFSIZE);
+		bp_slot_copy_keys(&so->desc, done, last, so->done_keys, false);
 		bp_set_prefix(&so->keys, last);
 	}
 	else
 		bp_clear_prefix(&so->keys);
 	if (!parallel_find_next_prefix(scan, dir))
-	{
-		if (last_keys)
-			pfree(last_keys);
 		return false;
-	}
 	bp_set_prefix(&so->keys, so->bound);
 	buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
 							  forward ? bp_below_range : bp_not_above_range,
@@ -740,8 +744,6 @@ parallel_load_next_prefix(IndexScanDesc scan, ScanDirection dir,
 	so->pos.filtering = true;
 	bp_scan_load_leaf(scan, &so->pos, buf, dir, forward ? so->bound : NULL,
 					  forward || done == NULL ? NULL : last);
-	if (last_keys)
-		pfree(last_keys);
 	return true;
 }
 
