@@ -128,6 +128,8 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	bp_prepare_keys(scan->indexRelation, scan->keyData, scan->numberOfKeys,
 					scan->parallel_scan != NULL, &so->keys);
 	MemoryContextSwitchTo(old);
+	/* skip scans and driving arrays descend again and again */
+	so->parent_copy.eager = so->keys.nskip > 0 || so->keys.drive_key >= 0;
 	so->guess_leaf = InvalidBlockNumber;
 	so->leaf_guesses = 0;
 	so->range_only = false;

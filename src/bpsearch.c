@@ -193,8 +193,9 @@ bp_descend_to_level(Relation index, BpGoRightFn go_right, void *arg,
 
 /*
  * Note that a descent to a leaf went through the level-1 page in buf: copy
- * it when the previous full descent went through it too (or the copy is
- * older than the page), so that the next descents can start from the copy.
+ * it when the previous full descent went through it too, or at once for an
+ * eager copy (or when the copy is older than the page), so that the next
+ * descents can start from the copy.
  */
 static void
 note_parent(BpParentCopy *copy, Buffer buf)
@@ -202,7 +203,7 @@ note_parent(BpParentCopy *copy, Buffer buf)
 	BlockNumber blkno = BufferGetBlockNumber(buf);
 	Page		page = BufferGetPage(buf);
 
-	if (blkno == copy->last_parent &&
+	if ((copy->eager || blkno == copy->last_parent) &&
 		(copy->copied != blkno || PageGetLSN(copy->page) != PageGetLSN(page)))
 	{
 		if (copy->page == NULL)
@@ -296,6 +297,7 @@ bp_parent_copy_init(BpParentCopy *copy)
 	copy->copied = InvalidBlockNumber;
 	copy->page = NULL;
 	copy->cxt = CurrentMemoryContext;
+	copy->eager = false;
 }
 
 /* Free the copy of a level-1 page. */

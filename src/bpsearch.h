@@ -34,6 +34,9 @@ typedef struct BpParentCopy
 	BlockNumber copied;			/* the page that page copies, or invalid */
 	char	   *page;			/* BLCKSZ bytes, allocated at the first copy */
 	MemoryContext cxt;			/* where page is allocated */
+	bool		eager;			/* copy at the first descent through a page
+								 * (a scan that will descend many times),
+								 * not at the second in a row */
 } BpParentCopy;
 
 extern void bp_parent_copy_init(BpParentCopy *copy);
