@@ -191,11 +191,16 @@ bp_descend_to_level(Relation index, BpGoRightFn go_right, void *arg,
 	return descend(index, go_right, arg, lockmode, target_level, NULL);
 }
 
+/* Copies replaced unused after which a scan that is not eager stops copying. */
+#define BP_MAX_UNUSED_COPIES	3
+
 /*
  * Note that a descent to a leaf went through the level-1 page in buf: copy
  * it when the previous full descent went through it too, or at once for an
  * eager copy (or when the copy is older than the page), so that the next
- * descents can start from the copy.
+ * descents can start from the copy.  A scan that is not eager (lookups
+ * one after another, as a nested loop's) stops copying once its copies
+ * keep going unused.
  */
 static void
 note_parent(BpParentCopy *copy, Buffer buf)
@@ -203,13 +208,17 @@ note_parent(BpParentCopy *copy, Buffer buf)
 	BlockNumber blkno = BufferGetBlockNumber(buf);
 	Page		page = BufferGetPage(buf);
 
-	if ((copy->eager || blkno == copy->last_parent) &&
+	if ((copy->eager || (blkno == copy->last_parent &&
+						 copy->unused_copies < BP_MAX_UNUSED_COPIES)) &&
 		(copy->copied != blkno || PageGetLSN(copy->page) != PageGetLSN(page)))
 	{
 		if (copy->page == NULL)
 			copy->page = MemoryContextAlloc(copy->cxt, BLCKSZ);
+		else if (copy->copied != InvalidBlockNumber && !copy->used)
+			copy->unused_copies++;
 		memcpy(copy->page, page, BLCKSZ);
 		copy->copied = blkno;
+		copy->used = false;
 	}
 	copy->last_parent = blkno;
 }
@@ -298,6 +307,8 @@ bp_parent_copy_init(BpParentCopy *copy)
 	copy->page = NULL;
 	copy->cxt = CurrentMemoryContext;
 	copy->eager = false;
+	copy->used = false;
+	copy->unused_copies = 0;
 }
 
 /* Free the copy of a level-1 page. */
@@ -356,7 +367,10 @@ bp_descend_via_copy(Relation index, BpParentCopy *copy, BpGoRightFn go_right,
 											 lockmode);
 
 		if (BufferIsValid(buf))
+		{
+			copy->used = true;
 			return buf;
+		}
 		copy->copied = InvalidBlockNumber;
 	}
 	return descend(index, go_right, arg, lockmode, 0, copy);

@@ -37,6 +37,8 @@ typedef struct BpParentCopy
 	bool		eager;			/* copy at the first descent through a page
 								 * (a scan that will descend many times),
 								 * not at the second in a row */
+	bool		used;			/* a descent started from the copy */
+	int			unused_copies;	/* copies replaced before any use */
 } BpParentCopy;
 
 extern void bp_parent_copy_init(BpParentCopy *copy);
