@@ -22,59 +22,44 @@ SET search_path = rg, public;
 CREATE FUNCTION rg_check(query text, mode text DEFAULT 'any')
 RETURNS TABLE (bpindex_used boolean, nrows bigint, same_as_seqscan boolean)
 LANGUAGE plpgsql
-SET enable_seqscan = on SET enable_indexscan = on SET enable_indexonlyscan = on
+SET enable_seqscan = off SET enable_indexscan = on SET enable_indexonlyscan = on
 SET enable_bitmapscan = on SET max_parallel_workers_per_gather = 0 SET jit = off
 AS $$
 DECLARE
-    wrapper text := CASE WHEN query ~* '\morder\s+by\M'
-        THEN format('select count(*), string_agg(to_jsonb(x)::text, '' '') from (%s) x', query)
-        ELSE format('select count(*), string_agg(x::text, '' '' order by x::text) from (%s) x', query) END;
+    wrapper text := bp_wrapped(query);
+    node text := CASE mode WHEN 'index' THEN 'Index Scan' WHEN 'indexonly' THEN 'Index Only Scan'
+                           WHEN 'bitmap' THEN 'Bitmap Index Scan' END;
     line text;
     m text[];
-    used boolean := false;
-    base_ok boolean := true;
     n_idx bigint;
     s_idx text;
-    s_seq text;
+    base record;
 BEGIN
-    PERFORM set_config('enable_seqscan', 'off', true);
     IF mode IN ('index', 'indexonly') THEN
         PERFORM set_config('enable_bitmapscan', 'off', true);
     END IF;
-    IF mode = 'index' THEN
+    IF mode IN ('index', 'bitmap') THEN
         PERFORM set_config('enable_indexonlyscan', 'off', true);
     END IF;
     IF mode = 'bitmap' THEN
         PERFORM set_config('enable_indexscan', 'off', true);
-        PERFORM set_config('enable_indexonlyscan', 'off', true);
     END IF;
+    bpindex_used := false;
     FOR line IN EXECUTE 'explain (costs off) ' || wrapper LOOP
         m := regexp_match(line, '(Index Scan|Index Only Scan|Bitmap Index Scan)(?: Backward)? (?:using|on) (\S+)');
-        IF m IS NOT NULL
-           AND (mode = 'any' OR m[1] = CASE mode WHEN 'index' THEN 'Index Scan'
-                                               WHEN 'indexonly' THEN 'Index Only Scan'
-                                               ELSE 'Bitmap Index Scan' END)
+        IF m IS NOT NULL AND (node IS NULL OR m[1] = node)
            AND EXISTS (SELECT FROM pg_class c JOIN pg_am a ON a.oid = c.relam
                        WHERE c.relname = m[2] AND a.amname = 'bpindex') THEN
-            used := true;
+            bpindex_used := true;
         END IF;
     END LOOP;
     EXECUTE wrapper INTO n_idx, s_idx;
-    PERFORM set_config('enable_seqscan', 'on', true);
-    PERFORM set_config('enable_indexscan', 'off', true);
-    PERFORM set_config('enable_indexonlyscan', 'off', true);
-    PERFORM set_config('enable_bitmapscan', 'off', true);
-    FOR line IN EXECUTE 'explain (costs off) ' || wrapper LOOP
-        IF line ~ 'Index' THEN
-            base_ok := false;
-        END IF;
-    END LOOP;
-    EXECUTE wrapper INTO nrows, s_seq;
-    IF NOT base_ok THEN
+    base := bp_without_index(wrapper);
+    IF NOT base.no_index THEN
         RAISE EXCEPTION 'rg_check: the baseline of % uses an index', query;
     END IF;
-    bpindex_used := used;
-    same_as_seqscan := n_idx = nrows AND s_idx IS NOT DISTINCT FROM s_seq;
+    nrows := base.nrows;
+    same_as_seqscan := n_idx = base.nrows AND s_idx IS NOT DISTINCT FROM base.rows;
     RETURN NEXT;
 END
 $$;

@@ -35,6 +35,46 @@ EXCEPTION WHEN duplicate_object THEN NULL;
 END
 $$;
 
+-- bp_wrapped(query): query as one row of its row count and its rows'
+-- text: in the query's order (to_jsonb) when it has an ORDER BY, else
+-- sorted
+CREATE OR REPLACE FUNCTION bp_wrapped(query text) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN query ~* '\morder\s+by\M'
+        THEN format('select count(*), string_agg(to_jsonb(x)::text, '' '') from (%s) x', query)
+        ELSE format('select count(*), string_agg(x::text, '' '' order by x::text) from (%s) x', query)
+    END
+$$;
+
+-- bp_without_index(wrapped): a bp_wrapped query run without any index
+-- path (and without partition pruning: PostgreSQL 18 answers an ordered
+-- query whose quals leave one partition with that partition's index scan
+-- even with index scans disabled): its row count, rows, plan, and whether
+-- the plan uses no index
+CREATE OR REPLACE FUNCTION bp_without_index(wrapped text, OUT nrows bigint,
+                                            OUT rows text, OUT plan text,
+                                            OUT no_index boolean)
+LANGUAGE plpgsql
+SET enable_partition_pruning = off
+SET enable_seqscan = on
+SET enable_indexscan = off
+SET enable_indexonlyscan = off
+SET enable_bitmapscan = off
+SET enable_sort = on
+SET enable_incremental_sort = on
+AS $$
+DECLARE
+    line text;
+BEGIN
+    plan := '';
+    FOR line IN EXECUTE 'explain (costs off) ' || wrapped LOOP
+        plan := plan || line || E'\n';
+    END LOOP;
+    no_index := plan !~ 'Index';
+    EXECUTE wrapped INTO nrows, rows;
+END
+$$;
+
 CREATE OR REPLACE FUNCTION bp_check(query text, mode text) RETURNS bp_result
 LANGUAGE plpgsql
 SET enable_seqscan = on
@@ -50,10 +90,10 @@ AS $$
 DECLARE
     ordered boolean := query ~* '\morder\s+by\M';
     filtered boolean := query ~* '\mwhere\M';
-    wrapper text;
+    wrapper text := bp_wrapped(query);
     node text;
     plan text := '';
-    base_plan text := '';
+    base_plan text;
     line text;
     m text[];
     node_ok boolean := false;
@@ -74,14 +114,6 @@ BEGIN
     IF ordered AND mode = 'bitmap' THEN
         RAISE EXCEPTION 'a bitmap scan cannot return ordered results: %', query;
     END IF;
-    IF ordered THEN
-        wrapper := format('select count(*), string_agg(to_jsonb(x)::text, '' '') from (%s) x',
-                          query);
-    ELSE
-        wrapper := format('select count(*), string_agg(x::text, '' '' order by x::text) from (%s) x',
-                          query);
-    END IF;
-
     -- forced bpindex path
     PERFORM set_config('enable_seqscan', 'off', true);
     PERFORM set_config('enable_indexscan', CASE WHEN mode = 'bitmap' THEN 'off' ELSE 'on' END, true);
@@ -128,21 +160,9 @@ BEGIN
     END IF;
     EXECUTE wrapper INTO n_idx, s_idx;
 
-    -- baseline: no index at all (and no partition pruning: PostgreSQL 18
-    -- answers an ordered query whose quals leave one partition with that
-    -- partition's index scan even with index scans disabled)
-    PERFORM set_config('enable_partition_pruning', 'off', true);
-    PERFORM set_config('enable_seqscan', 'on', true);
-    PERFORM set_config('enable_indexscan', 'off', true);
-    PERFORM set_config('enable_indexonlyscan', 'off', true);
-    PERFORM set_config('enable_bitmapscan', 'off', true);
-    PERFORM set_config('enable_sort', 'on', true);
-    PERFORM set_config('enable_incremental_sort', 'on', true);
-    FOR line IN EXECUTE 'explain (costs off) ' || wrapper LOOP
-        base_plan := base_plan || line || E'\n';
-    END LOOP;
-    base_ok := base_plan !~ 'Index';
-    EXECUTE wrapper INTO n_seq, s_seq;
+    -- baseline: no index at all
+    SELECT b.nrows, b.rows, b.plan, b.no_index INTO n_seq, s_seq, base_plan, base_ok
+    FROM bp_without_index(wrapper) b;
 
     r.mode := mode;
     r.plan_ok := node_ok AND quals_ok AND (sort_free OR NOT ordered) AND base_ok;
@@ -357,41 +377,38 @@ BEGIN
 END
 $$;
 
--- bp_index_searches(query): the Index Searches that EXPLAIN ANALYZE
--- reports for query's index scan (PostgreSQL 18), NULL where it reports
--- none
-CREATE OR REPLACE FUNCTION bp_index_searches(query text) RETURNS int
-LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-    m text[];
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
-        m := regexp_match(line, 'Index Searches: (\d+)');
-        IF m IS NOT NULL THEN
-            RETURN m[1]::int;
-        END IF;
-    END LOOP;
-    RETURN NULL;
-END
-$$;
-
--- bp_scan_buffers(query): the shared buffers (hit and read) that EXPLAIN
--- ANALYZE reports for query's top plan node
-CREATE OR REPLACE FUNCTION bp_scan_buffers(query text) RETURNS int
+-- bp_explain_count(query, pattern): the sum of the numbers that pattern
+-- captures in the first line of EXPLAIN (ANALYZE, BUFFERS) of query that
+-- it matches (0 for groups that match nothing), NULL where no line does
+CREATE OR REPLACE FUNCTION bp_explain_count(query text, pattern text) RETURNS int
 LANGUAGE plpgsql AS $$
 DECLARE
     line text;
     m text[];
 BEGIN
     FOR line IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
-        m := regexp_match(line, 'Buffers: shared(?: hit=(\d+))?(?: read=(\d+))?');
+        m := regexp_match(line, pattern);
         IF m IS NOT NULL THEN
-            RETURN coalesce(m[1]::int, 0) + coalesce(m[2]::int, 0);
+            RETURN (SELECT coalesce(sum(n::int), 0) FROM unnest(m) n);
         END IF;
     END LOOP;
     RETURN NULL;
 END
+$$;
+
+-- bp_index_searches(query): the Index Searches that EXPLAIN ANALYZE
+-- reports for query's index scan (PostgreSQL 18), NULL where it reports
+-- none
+CREATE OR REPLACE FUNCTION bp_index_searches(query text) RETURNS int
+LANGUAGE sql AS $$
+    SELECT bp_explain_count(query, 'Index Searches: (\d+)')
+$$;
+
+-- bp_scan_buffers(query): the shared buffers (hit and read) that EXPLAIN
+-- ANALYZE reports for query's top plan node
+CREATE OR REPLACE FUNCTION bp_scan_buffers(query text) RETURNS int
+LANGUAGE sql AS $$
+    SELECT bp_explain_count(query, 'Buffers: shared(?: hit=(\d+))?(?: read=(\d+))?')
 $$;
 
 -- par_run(query, ordered): the query through a parallel bpindex scan (the
