@@ -378,8 +378,8 @@ for my $drive (['forward', $plain, 'ORDER BY a, m, b', 8],
 	{
 		like($standby->safe_psql('postgres',
 			"$settings EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $q $order"),
-			qr/Index Searches: (?:[2-9]\d|\d\d\d+)/,
-			"array-driven skip scan $dir: it descends per element and middle value");
+			qr/Index Searches: (?:[6-9]|\d\d+)/,
+			"array-driven skip scan $dir: it searches each element's range");
 	}
 	$primary->safe_psql('postgres',
 		"DELETE FROM $t WHERE a IN (4, 5) OR (a = $ahead AND m BETWEEN 15 AND 18)");
