@@ -1180,13 +1180,6 @@ bpa_block_count(const char *region, int b)
 	return block_counts(region)[b];
 }
 
-/* The entry counts of all blocks, num_blocks of them. */
-const uint16_t *
-bpa_block_counts(const char *region)
-{
-	return block_counts(region);
-}
-
 /* Is block b's sorted bit set? */
 bool
 bpa_block_sorted(const char *region, int b)

@@ -19,7 +19,6 @@ check_counters(const char *region, size_t region_size)
 	const BpaHeader *h = (const BpaHeader *) region;
 	const BpaLayout *l = &h->layout;
 	int			total = h->log_count;
-	const uint16_t *counts;
 
 	if (region_size < sizeof(BpaHeader) || !bpa_layout_valid(l))
 		return "invalid BPA layout";
@@ -29,16 +28,16 @@ check_counters(const char *region, size_t region_size)
 		return "log has no free slot";
 	if (h->used_blocks > l->num_blocks)
 		return "more header slots in use than blocks";
-	counts = bpa_block_counts(region);
-	for (int b = 0; b < h->used_blocks; b++)
+	for (int b = 0; b < l->num_blocks; b++)
 	{
-		if (counts[b] >= l->block_size)
+		int			count = bpa_block_count(region, b);
+
+		if (count >= l->block_size)
 			return "block has no free slot";
-		total += counts[b];
-	}
-	for (int b = h->used_blocks; b < l->num_blocks; b++)
-		if (counts[b] != 0)
+		if (b >= h->used_blocks && count != 0)
 			return "unused block is not empty";
+		total += count;
+	}
 	if (total != h->nentries)
 		return "entry count does not match log and block counts";
 	return NULL;

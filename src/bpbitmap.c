@@ -19,7 +19,6 @@
 #include "utils/rel.h"
 
 #include "bpbitmap.h"
-#include "bpcompat.h"
 #include "bpformat.h"
 #include "bpleaf.h"
 #include "bpleafread.h"
@@ -122,9 +121,7 @@ first_leaf_of_range(IndexScanDesc scan, BitmapVisit *visit)
 								 bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
 	if (!BufferIsValid(buf))
 	{
-		buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
-								  bp_below_range, &so->keys, BUFFER_LOCK_SHARE);
-		bp_count_index_search(scan);
+		buf = bp_scan_descend(scan, bp_below_range);
 	}
 	return buf;
 }

@@ -459,6 +459,22 @@ bp_scan_load_leaf_empty(IndexScanDesc scan, BpScanPos *pos, Buffer buf,
 }
 
 /*
+ * A scan's descent to the leaf where go_right turns false on its keys,
+ * share-locked, from its copy of the level-1 page when that can take it
+ * there: one index search.
+ */
+Buffer
+bp_scan_descend(IndexScanDesc scan, BpGoRightFn go_right)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	Buffer		buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
+										  go_right, &so->keys, BUFFER_LOCK_SHARE);
+
+	bp_count_index_search(scan);
+	return buf;
+}
+
+/*
  * Find the first leaf of the range in the scan direction; with a driving
  * array, the range of its element elem.
  */
@@ -471,13 +487,11 @@ bp_scan_first_leaf(IndexScanDesc scan, ScanDirection dir, int elem)
 	if (so->keys.drive_key >= 0)
 		bp_set_array_element(&so->keys, elem);
 
-	buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
-							  ScanDirectionIsForward(dir) ? bp_below_range :
-							  bp_not_above_range, &so->keys, BUFFER_LOCK_SHARE);
+	buf = bp_scan_descend(scan, ScanDirectionIsForward(dir) ? bp_below_range :
+						  bp_not_above_range);
 	so->pos.filtering = false;
 	bp_scan_load_leaf(scan, &so->pos, buf, dir, NULL, NULL);
 	so->pos.array_elem = elem;
-	bp_count_index_search(scan);
 }
 
 /*

@@ -124,6 +124,7 @@ extern void bp_scan_load_leaf(IndexScanDesc scan, BpScanPos *pos, Buffer buf,
 							  const char *to);
 extern void bp_scan_load_leaf_empty(IndexScanDesc scan, BpScanPos *pos,
 									Buffer buf, ScanDirection dir);
+extern Buffer bp_scan_descend(IndexScanDesc scan, BpGoRightFn go_right);
 extern void bp_scan_first_leaf(IndexScanDesc scan, ScanDirection dir,
 							   int elem);
 extern void bp_scan_element_leaf(IndexScanDesc scan, ScanDirection dir,

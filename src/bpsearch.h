@@ -24,9 +24,9 @@ extern Buffer bp_descend(Relation index, BpGoRightFn go_right, void *arg,
 
 /*
  * A scan's copy of the level-1 page that its descents keep going through
- * (a skip scan's, an = ANY scan's): a descent whose key lies within the
- * copy's fences takes its child link straight to the leaf, which is then
- * checked as a stale link from a parent would be.
+ * (a skip scan's, an = ANY scan's, a nested loop's rescans): a descent
+ * whose key lies within the copy's fences takes its child link straight to
+ * the leaf, which is then checked as a stale link from a parent would be.
  */
 typedef struct BpParentCopy
 {

@@ -19,10 +19,11 @@
  * whole, testing every entry (filtering), and goes back to skipping at a
  * leaf that starts a prefix with many (bp_skip_resume).  A driving = ANY
  * array on a prefix column is the outer loop: each element's range is a
- * skip scan of its own (bp_skip_next_element).  The participants of a parallel scan read one
- * leaf at a time, each whole, and seek the next prefix when the last one's
- * range ends in the leaf read (bp_skip_parallel_leaf); parallel scans with
- * a driving array do not skip.
+ * skip scan of its own (bp_skip_next_element).  The participants of a
+ * parallel scan read one leaf at a time, each whole, and seek the next
+ * prefix when the last one's range ends in the leaf read
+ * (bp_skip_parallel_leaf); parallel scans with a driving array do not
+ * skip.
  *
  *-------------------------------------------------------------------------
  */
@@ -34,7 +35,6 @@
 #include "storage/predicate.h"
 
 #include "bpasort.h"
-#include "bpcompat.h"
 #include "bpformat.h"
 #include "bpleaf.h"
 #include "bpleafread.h"
@@ -396,10 +396,7 @@ guess_next_prefix(IndexScanDesc scan, ScanDirection dir)
 	bp_set_prefix(&so->keys, so->bound);
 	if (so->keys.drive_key >= 0)
 		bp_set_array_element(&so->keys, prefix_start_element(so, dir));
-	buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
-							  forward ? bp_below_range : bp_not_above_range,
-							  &so->keys, BUFFER_LOCK_SHARE);
-	bp_count_index_search(scan);
+	buf = bp_scan_descend(scan, forward ? bp_below_range : bp_not_above_range);
 	bp_leaf_open(&leaf, BufferGetPage(buf), &so->desc);
 	if (so->probe.key_cxt)
 		bp_leaf_rebuild_keys_in(&leaf, so->probe.key_cxt);
@@ -496,11 +493,8 @@ seek_prefix(IndexScanDesc scan, ScanDirection dir)
 				bp_scan_release_pos(probe);
 				return guessed;
 			}
-			buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
-									  forward ? bp_before_next_prefix :
-									  bp_not_after_prev_prefix,
-									  &so->keys, BUFFER_LOCK_SHARE);
-			bp_count_index_search(scan);
+			buf = bp_scan_descend(scan, forward ? bp_before_next_prefix :
+								  bp_not_after_prev_prefix);
 			switch (peek_next_prefix(scan, &buf, dir))
 			{
 				case PEEK_END:
@@ -674,11 +668,8 @@ parallel_find_next_prefix(IndexScanDesc scan, ScanDirection dir)
 	BpSlotBound bound = {&so->desc, so->bound};
 	Buffer		buf;
 
-	buf = bp_descend_via_copy(index, &so->parent_copy,
-							  forward ? bp_before_next_prefix :
-							  bp_not_after_prev_prefix, &so->keys,
-							  BUFFER_LOCK_SHARE);
-	bp_count_index_search(scan);
+	buf = bp_scan_descend(scan, forward ? bp_before_next_prefix :
+						  bp_not_after_prev_prefix);
 	for (;;)
 	{
 		Page		page = BufferGetPage(buf);
@@ -737,10 +728,7 @@ parallel_load_next_prefix(IndexScanDesc scan, ScanDirection dir,
 	if (!parallel_find_next_prefix(scan, dir))
 		return false;
 	bp_set_prefix(&so->keys, so->bound);
-	buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
-							  forward ? bp_below_range : bp_not_above_range,
-							  &so->keys, BUFFER_LOCK_SHARE);
-	bp_count_index_search(scan);
+	buf = bp_scan_descend(scan, forward ? bp_below_range : bp_not_above_range);
 	so->pos.filtering = true;
 	bp_scan_load_leaf(scan, &so->pos, buf, dir, forward ? so->bound : NULL,
 					  forward || done == NULL ? NULL : last);
