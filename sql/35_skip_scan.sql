@@ -197,7 +197,8 @@ INSERT INTO ska SELECT (g - 1) / 2000, ((g - 1) % 2000) / 100, (g - 1) % 100
     FROM generate_series(1, 20000) g;
 CREATE INDEX ska_amb ON ska USING bpindex (a, m, b) WITH (fillfactor = 100);
 VACUUM ANALYZE ska;
-SELECT count(*) > 10 AS leaves_shared_by_elements FROM bpindex_leaves('ska_amb');
+SELECT count(*) >= 5 AS leaves_shared_by_elements FROM bpindex_leaves('ska_amb')
+WHERE split_part(btrim(low_key, '()'), ',', 1) <> split_part(btrim(high_key, '()'), ',', 1);
 SELECT * FROM bp_queries('skip array shared leaves', ARRAY[
     'select a, m, b from ska where a in (1, 3, 4, 5, 6, 8) and b between 40 and 60',
     'select a, m, b from ska where a in (3, 4) and b = 50',
