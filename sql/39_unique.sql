@@ -239,3 +239,18 @@ SELECT count(*) AS orphans FROM uq_fk_child c
 WHERE NOT EXISTS (SELECT 1 FROM uq_fk_parent p WHERE p.id = c.pid);
 SELECT bpindex_check('uq_fk_parent_id', true);
 DROP TABLE uq_fk_child, uq_fk_strict, uq_fk_parent;
+
+-- compressed keys: a value beyond the limit that compresses is checked
+-- like any other, whether its duplicate is stored compressed or not yet
+-- compared, and ON CONFLICT finds it
+CREATE TABLE uq_long (k text, n int4);
+CREATE UNIQUE INDEX uq_long_k ON uq_long USING bpindex (k);
+INSERT INTO uq_long SELECT repeat(md5(g::text), 100) || g, g FROM generate_series(1, 200) g;
+INSERT INTO uq_long VALUES (repeat(md5('17'), 100) || 17, 0);
+INSERT INTO uq_long VALUES (repeat(md5('17'), 100) || 18, 0);
+INSERT INTO uq_long VALUES (repeat(md5('18'), 100) || 18, 0)
+ON CONFLICT (k) DO UPDATE SET n = uq_long.n + 1000;
+SELECT n, length(k) FROM uq_long WHERE k = repeat(md5('18'), 100) || 18;
+SELECT count(*) FROM uq_long;
+SELECT bpindex_check('uq_long_k', true);
+DROP TABLE uq_long;

@@ -22,6 +22,7 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/index.h"
+#include "common/hashfn.h"
 #include "fmgr.h"
 #include "lib/bloomfilter.h"
 #include "miscadmin.h"
@@ -117,9 +118,28 @@ high_fence(CheckState *state, Page page)
 }
 
 /*
+ * Append to out the fingerprint of a key: the length and a hash of its
+ * data, whether the key is stored compressed or not.  Returns its bytes.
+ */
+static Size
+key_fingerprint(const char *key, char *out)
+{
+	const char *whole = bp_key_uncompressed(key);
+	uint32		len = VARSIZE_ANY_EXHDR(whole);
+	uint64		hash = hash_bytes_extended((const unsigned char *) VARDATA_ANY(whole),
+										   (int) len, 0);
+
+	memcpy(out, &len, sizeof(len));
+	memcpy(out + sizeof(len), &hash, sizeof(hash));
+	if (whole != key)
+		pfree(unconstify(char *, whole));
+	return sizeof(len) + sizeof(hash);
+}
+
+/*
  * The bytes of an entry that the bloom filter of heapallindexed holds:
  * the slot itself, or with keys, the slot without their references
- * followed by the keys' bytes.  Returns their length.
+ * followed by the keys' fingerprints.  Returns their length.
  */
 static Size
 entry_fingerprint(CheckState *state, const char *slot)
@@ -138,8 +158,7 @@ entry_fingerprint(CheckState *state, const char *slot)
 			continue;
 		key = bp_key_field_value(desc, NULL, slot + desc->att_offset[i]);
 		bp_set_key_ref(out + desc->att_offset[i], 0);
-		memcpy(out + len, VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
-		len += VARSIZE_ANY_EXHDR(key);
+		len += key_fingerprint(key, out + len);
 	}
 	return len;
 }

@@ -187,15 +187,17 @@ bp_leaf_copy_keys(BpLeaf *leaf, char *copy)
 static bool
 has_leaf_prefix(const BpLeaf *leaf, const char *slot)
 {
+	const char *key;
 	const char *data;
 	Size		len;
 
 	if (!leaf->packed || leaf->window_start == 0 || !bp_windows_ordered(leaf->desc) ||
 		bp_slot_isnull(leaf->desc, slot, 0))
 		return true;
-	data = bp_key_data(leaf->desc, 0,
-					   bp_key_field_value(leaf->desc, NULL, slot + leaf->desc->att_offset[0]),
-					   &len);
+	key = bp_key_field_value(leaf->desc, NULL, slot + leaf->desc->att_offset[0]);
+	if (bp_key_compressed(key))
+		return false;			/* a packed leaf cannot hold it */
+	data = bp_key_data(leaf->desc, 0, key, &len);
 	return bp_side_of_prefix(leaf, data, len, leaf->window_start) == 0;
 }
 
@@ -246,6 +248,7 @@ bp_store_entry_slot(const BpSlotDesc *desc, Page page, Size floor,
 	{
 		key = bp_key_field_value(desc, NULL, field);
 		len = VARSIZE_ANY_EXHDR(key);
+		Assert(!bp_key_compressed(key));	/* never in a packed leaf */
 		if (len < key_strip)
 			elog(ERROR, "bpindex: an entry's key is shorter than its leaf's shared prefix");
 		SET_VARSIZE(part, VARHDRSZ + len - key_strip);

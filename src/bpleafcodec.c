@@ -122,6 +122,19 @@ bp_key_window(const BpSlotDesc *desc, const char *key, uint16 window_start,
 }
 
 /*
+ * The key of column att of a slot that key_code codes: at an offset of page
+ * if the slot is stored there, else where its pointer points.
+ */
+static inline const char *
+coded_slot_key(const BpSlotDesc *desc, const char *slot, int att,
+			   const char *page)
+{
+	uint64		ref = bp_key_ref(slot + desc->att_offset[att]);
+
+	return ref < BLCKSZ ? bp_page_key(desc, page, ref) : (const char *) (uintptr_t) ref;
+}
+
+/*
  * The code of a variable-length key column att of slot into bytes: the
  * key's window (column 0) and its offset, if the slot is stored in page
  * (its keys offsets there, the first column's stored without its first
@@ -136,18 +149,18 @@ key_code(const BpSlotDesc *desc, const char *slot, int att, const char *page,
 	uint16		key_offset = ref < BLCKSZ ? (uint16) ref : 0;
 	int			length = desc->columns.length[att];
 
-	if (length > KEY_OFFSET_CODE_SIZE && ref < BLCKSZ)
-		bp_key_window(desc, bp_page_key(desc, page, ref),
-				   window_start - (att == 0 ? key_strip : 0), bytes);
-	else if (length > KEY_OFFSET_CODE_SIZE)
-		bp_key_window(desc, (const char *) (uintptr_t) ref, window_start, bytes);
+	if (length > KEY_OFFSET_CODE_SIZE)
+		bp_key_window(desc, coded_slot_key(desc, slot, att, page),
+					  window_start - (att == 0 && ref < BLCKSZ ? key_strip : 0),
+					  bytes);
 	bytes[length - 2] = (uint8) (key_offset >> 8);
 	bytes[length - 1] = (uint8) key_offset;
 }
 
 /*
  * The codec's view of a logical slot: its column values and heap TID.
- * False if a column has no image.  Variable-length keys: key_code, for a
+ * False if a column has no image or a key is compressed.  Variable-length
+ * keys: key_code, for a
  * leaf whose window starts at window_start and that stores its entries'
  * first keys without key_strip bytes.
  */
@@ -169,8 +182,13 @@ bp_slot_values(const BpSlotDesc *desc, const char *slot, const char *page,
 		if (values[i].isnull)
 			continue;
 		if (desc->att_len[i] == -1)
+		{
+			/* a packed leaf reads its keys' bytes: compressed ones stay out */
+			if (bp_key_compressed(coded_slot_key(desc, slot, i, page)))
+				return false;
 			key_code(desc, slot, i, page, window_start, key_strip,
 					 values[i].bytes);
+		}
 		else if (desc->columns.kind[i] == BPC_BYTES)
 			memcpy(values[i].bytes, p, desc->columns.length[i]);
 		else if (!bp_value_image(desc->cmp_kind[i], p, true, &values[i].image))

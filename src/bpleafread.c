@@ -763,6 +763,20 @@ typedef struct RangeCopy
 } RangeCopy;
 
 /*
+ * Is the compressed key of a plain leaf (never stripped) the same bytes as
+ * value, once decompressed?
+ */
+static bool
+compressed_key_equals(const char *key, const char *value)
+{
+	const char *whole = bp_key_uncompressed(key);
+	bool		equal = bp_keys_equal(whole, value);
+
+	pfree(unconstify(char *, whole));
+	return equal;
+}
+
+/*
  * Is key (a varlena, stored without the first skip bytes of its key) the
  * same bytes as the key of keys (point_bytes), which starts with those?
  */
@@ -771,6 +785,8 @@ key_equals_argument(const BpScanKeys *keys, const char *key, uint16 skip)
 {
 	const char *value = DatumGetPointer(keys->keys[0].argument);
 
+	if (unlikely(bp_key_compressed(key)))
+		return compressed_key_equals(key, value);
 	return VARSIZE_ANY_EXHDR(key) + skip == VARSIZE_ANY_EXHDR(value) &&
 		memcmp(VARDATA_ANY(key), VARDATA_ANY(value) + skip, VARSIZE_ANY_EXHDR(key)) == 0;
 }

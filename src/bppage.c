@@ -241,8 +241,8 @@ page_next_key_offset(const BpSlotDesc *desc, int att, Page page, Size floor,
 }
 
 /*
- * Copy key (of column att) into the key area of page, not below floor;
- * returns its offset, or 0 if it does not fit.
+ * Copy key (of column att) into the key area of page, not below floor (a
+ * compressed key as it is); returns its offset, or 0 if it does not fit.
  */
 Size
 bp_page_add_key(const BpSlotDesc *desc, int att, Page page, Size floor,
@@ -254,7 +254,9 @@ bp_page_add_key(const BpSlotDesc *desc, int att, Page page, Size floor,
 
 	if (offset == 0)
 		return 0;
-	if (bp_key_stored_long(desc, att, key))
+	if (bp_key_compressed(key))
+		memcpy(dst, key, size);
+	else if (bp_key_stored_long(desc, att, key))
 	{
 		SET_VARSIZE(dst, size);
 		memcpy(dst + VARHDRSZ, VARDATA_ANY(key), size - VARHDRSZ);

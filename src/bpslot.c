@@ -9,7 +9,10 @@
 #include "postgres.h"
 
 #include "access/amvalidate.h"
+#include "access/detoast.h"
 #include "access/genam.h"
+#include "access/toast_compression.h"
+#include "access/toast_internals.h"
 #include "access/tupmacs.h"
 #include "catalog/pg_type.h"
 #include "catalog/index.h"
@@ -461,12 +464,17 @@ shorten_key(const BpSlotDesc *desc, int att, const char *left, char *sep)
 	const char *right_key = DatumGetPointer(bp_slot_datum(desc, sep, att));
 	Size		left_len;
 	Size		right_len;
-	const char *left_data = bp_key_data(desc, att, left_key, &left_len);
-	const char *right_data = bp_key_data(desc, att, right_key, &right_len);
+	const char *left_data;
+	const char *right_data;
 	bool		characters = desc->cmp_proc[att]->fn_oid != F_BYTEACMP;
 	Size		shared = 0;
 	Size		len = 0;
 
+	/* a compressed key's bytes are not its data: it stays whole */
+	if (bp_key_compressed(left_key) || bp_key_compressed(right_key))
+		return false;
+	left_data = bp_key_data(desc, att, left_key, &left_len);
+	right_data = bp_key_data(desc, att, right_key, &right_len);
 	while (shared < left_len && shared < right_len &&
 		   left_data[shared] == right_data[shared])
 		shared++;
@@ -553,19 +561,20 @@ store_byval(char *dst, Datum value, int16 len)
 }
 
 /*
- * Does a key area store key (of column att) with a 4-byte header: a key
- * too long for a 1-byte one, or any key of a type of plain storage?
+ * Does a key area store key (of column att) with a 4-byte header: a
+ * compressed key (whole, as it is), a key too long for a 1-byte one, or
+ * any key of a type of plain storage?
  */
 bool
 bp_key_stored_long(const BpSlotDesc *desc, int att, const char *key)
 {
-	return desc->key_plain[att] ||
+	return bp_key_compressed(key) || desc->key_plain[att] ||
 		VARSIZE_ANY_EXHDR(key) + VARHDRSZ_SHORT > VARATT_SHORT_MAX;
 }
 
 /*
  * Bytes key (of column att) takes in a key area: a 1-byte header if it can
- * have one.
+ * have one (a compressed key: its own size).
  */
 Size
 bp_key_stored_size(const BpSlotDesc *desc, int att, const char *key)
@@ -605,6 +614,68 @@ set_key_field(const BpSlotDesc *desc, int att, char *field, Datum value)
 }
 
 /*
+ * The longest key of a logical slot that compression has not been tried
+ * on yet (tried), of a column whose type may be compressed; -1 if none.
+ */
+static int
+longest_untried_key(const BpSlotDesc *desc, const char *slot,
+					const bool *tried)
+{
+	int			longest = -1;
+	Size		longest_size = 0;
+
+	for (int i = 0; i < desc->ncolumns; i++)
+	{
+		const char *key;
+		Size		size;
+
+		if (desc->att_len[i] != -1 || desc->key_plain[i] || tried[i] ||
+			bp_slot_isnull(desc, slot, i))
+			continue;
+		key = bp_key_field_value(desc, NULL, slot + desc->att_offset[i]);
+		size = bp_key_stored_size(desc, i, key);
+		if (size > longest_size)
+		{
+			longest = i;
+			longest_size = size;
+		}
+	}
+	return longest;
+}
+
+/*
+ * Compress the keys of a logical slot whose keys take keys_size bytes,
+ * longest first, as index_form_tuple compresses long values, while they
+ * exceed the index's limit; returns the bytes they then take.  Compressed
+ * keys are allocated in the current memory context; their fields keep the
+ * prefix of their data.
+ */
+static Size
+compress_long_keys(const BpSlotDesc *desc, char *slot, Size keys_size)
+{
+	bool		tried[INDEX_MAX_KEYS] = {0};
+	int			att;
+
+	while (keys_size > desc->max_key_bytes &&
+		   (att = longest_untried_key(desc, slot, tried)) >= 0)
+	{
+		char	   *field = slot + desc->att_offset[att];
+		const char *key = bp_key_field_value(desc, NULL, field);
+		Datum		compressed;
+
+		tried[att] = true;
+		compressed = toast_compress_datum(PointerGetDatum(key),
+										  InvalidCompressionMethod);
+		if (DatumGetPointer(compressed) == NULL)
+			continue;
+		keys_size -= bp_key_stored_size(desc, att, key);
+		keys_size += bp_key_stored_size(desc, att, DatumGetPointer(compressed));
+		bp_set_key_ref(field, (uint64) (uintptr_t) DatumGetPointer(compressed));
+	}
+	return keys_size;
+}
+
+/*
  * Raise the error for the entry of the heap tuple at tid whose keys exceed
  * the index's limit, as btree raises it for its own oversized rows.
  */
@@ -623,13 +694,14 @@ report_keys_too_large(const BpSlotDesc *desc, Size size, ItemPointer tid)
 					   ItemPointerGetBlockNumberNoCheck(tid),
 					   ItemPointerGetOffsetNumberNoCheck(tid) & BP_TID_OFFSET_MASK,
 					   heap_name ? heap_name : "?"),
-			 errhint("Values larger than about a third of a page, counted uncompressed, cannot be indexed by bpindex.  "
+			 errhint("Values larger than about a third of a page after compression cannot be indexed by bpindex.  "
 					 "Consider an index of an MD5 hash of the value, or full text indexing.")));
 }
 
 /*
  * Write an index entry into slot.  The keys of variable-length columns
- * are detoasted into the current memory context, where the slot points.
+ * are detoasted into the current memory context, where the slot points;
+ * if they exceed the index's limit, the longest are compressed there.
  */
 void
 bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values, bool *isnull,
@@ -661,6 +733,8 @@ bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values, bool *isnull,
 			memcpy(dst, DatumGetPointer(values[i]), desc->att_len[i]);
 	}
 	Assert(desc->max_key_bytes > 0);
+	if (keys_size > desc->max_key_bytes)
+		keys_size = compress_long_keys(desc, slot, keys_size);
 	if (keys_size > desc->max_key_bytes)
 		report_keys_too_large(desc, keys_size, tid);
 }
@@ -732,9 +806,21 @@ report_bad_key_offset(const BpSlotDesc *desc, uint64 offset)
 }
 
 /*
+ * Does a key with a 4-byte header hold a compressed value's header: its
+ * size, and a method PostgreSQL compresses with?
+ */
+static bool
+compressed_header_valid(const char *key)
+{
+	return VARATT_IS_4B_C(key) && VARSIZE_4B(key) >= VARHDRSZ_COMPRESSED &&
+		(VARDATA_COMPRESSED_GET_COMPRESS_METHOD(key) == TOAST_PGLZ_COMPRESSION_ID ||
+		 VARDATA_COMPRESSED_GET_COMPRESS_METHOD(key) == TOAST_LZ4_COMPRESSION_ID);
+}
+
+/*
  * The key at offset of page (a page or a copy of one) of desc's index,
- * checked to lie whole in the page's key area as an uncompressed inline
- * varlena.
+ * checked to lie whole in the page's key area as an inline varlena,
+ * compressed or not.
  */
 const char *
 bp_page_key(const BpSlotDesc *desc, const char *page, uint64 offset)
@@ -750,8 +836,8 @@ bp_page_key(const BpSlotDesc *desc, const char *page, uint64 offset)
 		(VARATT_IS_1B(key) ? VARATT_IS_1B_E(key) || VARSIZE_1B(key) < 1 ||
 		 offset + VARSIZE_1B(key) > end :
 		 offset % ALIGNOF_INT != 0 || offset + VARHDRSZ > end ||
-		 !VARATT_IS_4B_U(key) || VARSIZE_4B(key) < VARHDRSZ ||
-		 offset + VARSIZE_4B(key) > end))
+		 !(VARATT_IS_4B_U(key) || compressed_header_valid(key)) ||
+		 VARSIZE_4B(key) < VARHDRSZ || offset + VARSIZE_4B(key) > end))
 		report_bad_key_offset(desc, offset);
 	return key;
 }
@@ -759,7 +845,7 @@ bp_page_key(const BpSlotDesc *desc, const char *page, uint64 offset)
 /*
  * Bytes at the start of two keys (varlenas of any header) that are the
  * same, stopping before any blank if blank_padded (bpchar's trailing
- * blanks do not count).
+ * blanks do not count); none if either is compressed.
  */
 Size
 bp_keys_common_prefix(const char *a, const char *b, bool blank_padded)
@@ -767,18 +853,36 @@ bp_keys_common_prefix(const char *a, const char *b, bool blank_padded)
 	Size		len = Min(VARSIZE_ANY_EXHDR(a), VARSIZE_ANY_EXHDR(b));
 	Size		n = 0;
 
+	if (bp_key_compressed(a) || bp_key_compressed(b))
+		return 0;
 	while (n < len && VARDATA_ANY(a)[n] == VARDATA_ANY(b)[n] &&
 		   !(blank_padded && VARDATA_ANY(a)[n] == ' '))
 		n++;
 	return n;
 }
 
-/* Are two keys (varlenas of any header) the same bytes? */
+/*
+ * Are two keys (varlenas of any header) the same bytes, both compressed
+ * or neither?
+ */
 bool
 bp_keys_equal(const char *a, const char *b)
 {
-	return VARSIZE_ANY_EXHDR(a) == VARSIZE_ANY_EXHDR(b) &&
+	return bp_key_compressed(a) == bp_key_compressed(b) &&
+		VARSIZE_ANY_EXHDR(a) == VARSIZE_ANY_EXHDR(b) &&
 		memcmp(VARDATA_ANY(a), VARDATA_ANY(b), VARSIZE_ANY_EXHDR(a)) == 0;
+}
+
+/*
+ * A key whole and uncompressed: key itself, or its data decompressed into
+ * the current memory context, which the caller frees.
+ */
+const char *
+bp_key_uncompressed(const char *key)
+{
+	if (!bp_key_compressed(key))
+		return key;
+	return (const char *) detoast_attr((struct varlena *) unconstify(char *, key));
 }
 
 /*
@@ -826,10 +930,16 @@ bp_slot_key_prefixes_valid(const BpSlotDesc *desc, const char *slot)
 	{
 		char		field[BP_KEY_FIELD_SIZE];
 		const char *stored = slot + desc->att_offset[i];
+		const char *key;
+		const char *whole;
 
 		if (desc->att_len[i] != -1 || bp_slot_isnull(desc, slot, i))
 			continue;
-		bp_key_prefix(desc, i, field, bp_key_field_value(desc, NULL, stored));
+		key = bp_key_field_value(desc, NULL, stored);
+		whole = bp_key_uncompressed(key);
+		bp_key_prefix(desc, i, field, whole);
+		if (whole != key)
+			pfree(unconstify(char *, whole));
 		if (memcmp(field, stored, BP_KEY_PREFIX_SIZE) != 0)
 			return false;
 	}

@@ -210,13 +210,29 @@ bp_fetch_byval(const char *p, int16 len)
 }
 
 /*
- * The bytes of a key (a varlena of column att) that order and identify
- * it: its data without a bpchar's trailing blanks; their count in *len.
+ * Is a key (a varlena as a key area or a logical slot holds it) stored
+ * compressed?  Only keys too long for the index otherwise are
+ * (bp_form_slot).  Their bytes are not their data: comparisons detoast
+ * them, and the paths that read key bytes (packed leaves, shortened
+ * separators, shared prefixes) leave them out.
+ */
+static inline bool
+bp_key_compressed(const char *key)
+{
+	return VARATT_IS_4B_C(key);
+}
+
+/*
+ * The bytes of a key (a varlena of column att, not compressed) that order
+ * and identify it: its data without a bpchar's trailing blanks; their
+ * count in *len.
  */
 static inline const char *
 bp_key_data(const BpSlotDesc *desc, int att, const char *key, Size *len)
 {
 	const char *data = VARDATA_ANY(key);
+
+	Assert(!VARATT_IS_4B_C(key));
 
 	*len = VARSIZE_ANY_EXHDR(key);
 	if (desc->blank_padded[att])
@@ -365,6 +381,7 @@ typedef struct BpSlotBound
 #define KEY_WINDOW_SIZE			2
 
 extern bool bp_keys_equal(const char *a, const char *b);
+extern const char *bp_key_uncompressed(const char *key);
 extern Size bp_keys_common_prefix(const char *a, const char *b,
 								  bool blank_padded);
 extern bool bp_key_order_bytewise(Oid proc, Oid collation);

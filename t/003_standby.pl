@@ -282,6 +282,38 @@ $plan = $standby->safe_psql('postgres',
 	  . "SET enable_indexonlyscan = off; EXPLAIN (COSTS OFF) $wide_queries[1]");
 like($plan, qr/Bitmap Index Scan on wide_t_bp/, 'standby uses a bitmap scan');
 
+# compressed keys (values beyond the index's limit that compress below it):
+# inserts that split leaves and internal pages, a build, deletes and the
+# VACUUM that deletes their leaves replay on the standby, whose scans find
+# them as the primary's sequential scan does
+$primary->safe_psql('postgres', q{
+	CREATE TABLE long_t (id int4, k text COLLATE "C");
+	INSERT INTO long_t SELECT g, md5(g::text) FROM generate_series(1, 3000) g;
+	CREATE INDEX long_t_k ON long_t USING bpindex (k);
+	INSERT INTO long_t SELECT 10000 + g,
+		left(md5(g::text) || repeat('/' || g % 7 || 'abcdefgh', 1000), 2300 + g * 7)
+	  FROM generate_series(1, 1500) g;
+	CREATE INDEX long_t_kd ON long_t USING bpindex (k DESC, id);
+	DELETE FROM long_t WHERE k >= '3' AND k < '6';
+	VACUUM long_t;
+	INSERT INTO long_t SELECT 20000 + g,
+		left(md5(g::text) || repeat('/' || g % 5 || 'ijklmnop', 1000), 3000 + g)
+	  FROM generate_series(1, 500) g;
+});
+cmp_ok(index_stat($primary, 'long_t_k', 'deleted_pages'), '>', 0,
+	'VACUUM deleted leaves of compressed keys');
+$primary->wait_for_catchup($standby, 'replay');
+compare_scans($standby, 'compressed keys', [
+	"SELECT id, length(k) FROM long_t WHERE k >= '2' AND k < '7' ORDER BY k",
+	"SELECT id FROM long_t WHERE k = left(md5('77') || repeat('/0abcdefgh', 1000), 2839)",
+	"SELECT id, md5(k) FROM long_t WHERE k > 'e' ORDER BY k DESC, id DESC LIMIT 100",
+	"SELECT count(*), sum(length(k)) FROM long_t WHERE k >= '0'" ], $primary);
+for my $index ('long_t_k', 'long_t_kd')
+{
+	check_index($primary, $index, 1, 'compressed keys, primary');
+	check_index($standby, $index, 1, 'compressed keys, standby');
+}
+
 $standby->stop;
 $primary->stop;
 ok(!$standby->log_contains(qr/inconsistent page/),

@@ -56,18 +56,22 @@ DECLARE
                               700, 800, 810, 814, 815, 816, 1000, 1024, 1500,
                               2000, 2200, 2250, 2252, 2253];
 BEGIN
-    RETURN CASE phase % 5
+    RETURN CASE phase % 6
         WHEN 0 THEN floor(random() * 25)::int                  -- short
         WHEN 1 THEN 300 + floor(random() * (kf_max_len() - 299))::int  -- long
         WHEN 2 THEN floor(random() * (kf_max_len() + 1))::int  -- any
         WHEN 3 THEN boundaries[1 + floor(random() * array_length(boundaries, 1))::int]
-        ELSE CASE WHEN random() < 0.5 THEN floor(random() * 12)::int
+        WHEN 4 THEN CASE WHEN random() < 0.5 THEN floor(random() * 12)::int
                   ELSE kf_max_len() - floor(random() * 40)::int END  -- both ends
+        ELSE CASE WHEN random() < 0.3 THEN floor(random() * 25)::int
+                  ELSE kf_max_len() + 1 + floor(random() * 12000)::int END  -- compressed
     END;
 END $$;
 
 -- A key of exactly len bytes of one of several shapes: random hex, a long
--- shared prefix (URL-like), a run of one letter, or multi-byte UTF-8.
+-- shared prefix (URL-like), a run of one letter, or multi-byte UTF-8; one
+-- longer than the limit repeats a random word after a random start, so
+-- that it compresses below it.
 CREATE FUNCTION kf_key(len int) RETURNS text LANGUAGE plpgsql VOLATILE
 AS $$
 DECLARE
@@ -75,6 +79,13 @@ DECLARE
     body text := '';
     result text;
 BEGIN
+    IF len > kf_max_len() THEN
+        body := md5(random()::text);
+        result := left(body, 1 + floor(random() * 32)::int) ||
+                  repeat(substr(md5(random()::text), 1, 2 + floor(random() * 10)::int), len / 2);
+        result := CASE WHEN shape < 0.5 THEN result ELSE repeat('é', 40) || result END;
+        RETURN left(result, len - (octet_length(left(result, len)) - len));
+    END IF;
     WHILE length(body) < len + 32 LOOP
         body := body || md5(random()::text);
     END LOOP;
@@ -339,11 +350,11 @@ END $$;
 
 -- What run name covered, as facts that hold for any seed of a long
 -- enough run: every step checked, keys long (700 bytes or more) and short
--- (under 300) in the index at once, inserts, deletes and VACUUMs, leaves
--- split and deleted.
+-- (under 300) in the index at once, keys stored compressed (longer than
+-- the limit), inserts, deletes and VACUUMs, leaves split and deleted.
 CREATE FUNCTION kf_summary(name text)
 RETURNS TABLE (steps bigint, all_ops bool, long_and_short_keys bool,
-               leaves_split bool, leaves_deleted bool)
+               compressed_keys bool, leaves_split bool, leaves_deleted bool)
 LANGUAGE sql
 AS $$
     SELECT count(*),
@@ -351,6 +362,7 @@ AS $$
            count(*) FILTER (WHERE op LIKE 'delete%') > 0 AND
            count(*) FILTER (WHERE op = 'vacuum') > 0,
            bool_or(max_len >= 700 AND min_len < 300),
+           bool_or(max_len > kf_max_len()),
            max(leaf_pages) > 10,
            max(deleted_pages) > 0
     FROM kf_log WHERE kf_log.name = kf_summary.name
