@@ -86,7 +86,7 @@ choose_layout(Relation index, BpSlotDesc *desc, BpaLayout *layout,
 	BpOptions	opts = bp_index_options(index);
 
 	bp_check_columns(index);
-	bp_init_slot_desc(index, desc);
+	bp_init_slot_desc(index, desc, true);
 	desc->max_key_bytes = bp_max_key_bytes(desc, &opts);
 	bp_layout_for_options(&opts, desc->ncolumns, desc->width,
 						  RelationGetRelationName(index),
@@ -112,6 +112,7 @@ fill_metapage(Page page, const BpSlotDesc *desc, const BpaLayout *layout,
 	meta->slot_width = desc->width;
 	meta->fillfactor = fillfactor;
 	meta->internal_capacity = internal_capacity;
+	meta->flags = BP_META_CODE_POINT_LIBC;
 	meta->leaf_layout = *layout;
 }
 

@@ -682,7 +682,7 @@ bp_build_sort_part(Relation heap, Relation index, IndexInfo *indexInfo,
 
 	BpOptions	opts = bp_index_options(index);
 
-	bp_init_slot_desc(index, &desc);
+	bp_init_slot_desc(index, &desc, true);
 	desc.max_key_bytes = bp_max_key_bytes(&desc, &opts);
 	state.sort = bp_build_sort_begin(index, &desc, -1, sortmem, coordinate);
 	reltuples = table_index_build_scan(heap, index, indexInfo, true, false,

@@ -63,9 +63,16 @@ typedef struct BpMetaPageData
 	uint16		slot_width;		/* bytes per slot */
 	uint16		fillfactor;		/* fillfactor used by the build */
 	uint16		internal_capacity;	/* pivots per internal page */
-	uint16		reserved;
+	uint16		flags;			/* BP_META_CODE_POINT_LIBC */
 	BpaLayout	leaf_layout;	/* layout of every leaf's BPA */
 } BpMetaPageData;
+
+/*
+ * The index was built knowing that libc's C.UTF-8 orders strings as their
+ * bytes (bpcollation.c); without it such keys are compared by the
+ * collation's function, as the index's pages were laid out.
+ */
+#define BP_META_CODE_POINT_LIBC	0x0001
 
 typedef BpMetaPageData *BpMetaPage;
 

@@ -668,7 +668,7 @@ hypo_strips_keys(HypoIndex *hypo)
 		hypo->options.packed_leaves &&
 		bp_key_order_bytewise(get_opfamily_proc(hypo->opfamily[0], hypo->opcintype[0],
 												hypo->opcintype[0], BTORDER_PROC),
-							  hypo->collation[0]);
+							  hypo->collation[0], true);
 }
 
 /*

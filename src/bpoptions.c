@@ -159,7 +159,8 @@ bp_options_post_alter(ObjectAccessType access, Oid classId, Oid objectId,
 			BpSlotDesc	desc;
 			BpaLayout	layout;
 
-			bp_init_slot_desc(index, &desc);
+			/* the layout depends on the slots' width alone */
+			bp_init_slot_desc(index, &desc, false);
 			bp_layout_for_options(&opts, desc.ncolumns, desc.width,
 								  RelationGetRelationName(index), &layout);
 		}

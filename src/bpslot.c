@@ -31,6 +31,7 @@
 
 #include "bpasort.h"
 #include "bpcodec.h"
+#include "bpcollation.h"
 #include "bpcompat.h"
 #include "bpformat.h"
 #include "bpslot.h"
@@ -126,13 +127,14 @@ init_itup_layout(BpSlotDesc *desc, const char *aligns)
 /*
  * Is the order of a variable-length key column with this comparison
  * function and collation bytewise: bytea, text, varchar and bpchar under
- * a C collation, and their pattern classes under any?
+ * a C collation (or libc's C.UTF-8, if code_point_libc), and their
+ * pattern classes under any?
  */
 bool
-bp_key_order_bytewise(Oid proc, Oid collation)
+bp_key_order_bytewise(Oid proc, Oid collation, bool code_point_libc)
 {
 	if (proc == F_BTTEXTCMP || proc == F_BPCHARCMP)
-		return bp_collation_is_c(collation);
+		return bp_collation_orders_bytes(collation, code_point_libc);
 	/* bytea, and the pattern classes under any collation */
 	return proc == F_BYTEACMP || proc == F_BTTEXT_PATTERN_CMP ||
 		proc == F_BTBPCHAR_PATTERN_CMP;
@@ -237,10 +239,11 @@ init_key_field(Relation index, BpSlotDesc *desc, int att, int16 *length,
  */
 static void
 init_key_column(Relation index, BpSlotDesc *desc, int att, int16 *length,
-				char *align)
+				char *align, bool code_point_libc)
 {
 	Oid			proc = desc->cmp_proc[att]->fn_oid;
-	bool		bytewise = bp_key_order_bytewise(proc, desc->collation[att]);
+	bool		bytewise = bp_key_order_bytewise(proc, desc->collation[att],
+												 code_point_libc);
 
 	init_key_field(index, desc, att, length, align);
 	desc->blank_padded[att] = proc == F_BPCHARCMP || proc == F_BTBPCHAR_PATTERN_CMP;
@@ -254,10 +257,11 @@ init_key_column(Relation index, BpSlotDesc *desc, int att, int16 *length,
 
 /*
  * Fill desc from the index's key columns: offsets, lengths, collations
- * and comparison functions.
+ * and comparison functions; text under libc's C.UTF-8 in bytewise order
+ * if code_point_libc (a new index, or one whose metapage says so).
  */
 void
-bp_init_slot_desc(Relation index, BpSlotDesc *desc)
+bp_init_slot_desc(Relation index, BpSlotDesc *desc, bool code_point_libc)
 {
 	TupleDesc	tupdesc = RelationGetDescr(index);
 	int16		lengths[INDEX_MAX_KEYS];
@@ -300,7 +304,8 @@ bp_init_slot_desc(Relation index, BpSlotDesc *desc)
 		desc->cmp_proc[i] = index_getprocinfo(index, i + 1, 1);
 		desc->cmp_kind[i] = bp_compare_kind(desc->cmp_proc[i]->fn_oid);
 		if (att->attlen == -1)
-			init_key_column(index, desc, i, &lengths[i], &aligns[i]);
+			init_key_column(index, desc, i, &lengths[i], &aligns[i],
+							code_point_libc);
 		desc->reverse[i] = (index->rd_indoption[i] & INDOPTION_DESC) != 0;
 		desc->nulls_first[i] = (index->rd_indoption[i] & INDOPTION_NULLS_FIRST) != 0;
 	}

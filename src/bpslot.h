@@ -384,8 +384,10 @@ extern bool bp_keys_equal(const char *a, const char *b);
 extern const char *bp_key_uncompressed(const char *key);
 extern Size bp_keys_common_prefix(const char *a, const char *b,
 								  bool blank_padded);
-extern bool bp_key_order_bytewise(Oid proc, Oid collation);
-extern void bp_init_slot_desc(Relation index, BpSlotDesc *desc);
+extern bool bp_key_order_bytewise(Oid proc, Oid collation,
+								  bool code_point_libc);
+extern void bp_init_slot_desc(Relation index, BpSlotDesc *desc,
+							  bool code_point_libc);
 extern BpCompareKind bp_compare_kind(Oid proc);
 extern int	bp_compare_slot_keys(const BpSlotDesc *desc, const char *a,
 								 const char *b);

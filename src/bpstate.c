@@ -171,12 +171,13 @@ bp_get_state(Relation index)
 	if (index->rd_amcache != NULL)
 		return (BpIndexState *) index->rd_amcache;
 
+	bp_read_meta(index, &meta);
 	old = MemoryContextSwitchTo(index->rd_indexcxt);
 	state = palloc0(sizeof(BpIndexState));
-	bp_init_slot_desc(index, &state->desc);
+	bp_init_slot_desc(index, &state->desc,
+					  (meta.flags & BP_META_CODE_POINT_LIBC) != 0);
 	MemoryContextSwitchTo(old);
 
-	bp_read_meta(index, &meta);
 	if (meta.natts != state->desc.natts ||
 		meta.slot_width != state->desc.width ||
 		!bp_meta_geometry_valid(&state->desc, &meta.leaf_layout,
