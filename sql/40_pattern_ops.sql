@@ -47,42 +47,6 @@ EXPLAIN (COSTS OFF) SELECT s FROM pt WHERE s ~>=~ 'item-04' ORDER BY s USING ~<~
 -- no fixed prefix, no bound: no index path for the LIKE
 EXPLAIN (COSTS OFF) SELECT s FROM pt WHERE s LIKE '%item';
 
--- each query through a bpindex index scan with an index condition, and
--- with no index at all: the same rows
-CREATE FUNCTION lk_check(query text) RETURNS TABLE (query_text text, nrows bigint, via_index text)
-LANGUAGE plpgsql
-SET max_parallel_workers_per_gather = 0
-AS $$
-DECLARE
-    wrapper text := format('select count(*), string_agg(to_jsonb(x)::text, '' '' order by to_jsonb(x)::text) from (%s) x', query);
-    plan text := '';
-    line text;
-    n_idx bigint;
-    s_idx text;
-    n_seq bigint;
-    s_seq text;
-BEGIN
-    PERFORM set_config('enable_seqscan', 'off', true);
-    PERFORM set_config('enable_bitmapscan', 'off', true);
-    FOR line IN EXECUTE 'explain (costs off) ' || wrapper LOOP
-        plan := plan || line || E'\n';
-    END LOOP;
-    EXECUTE wrapper INTO n_idx, s_idx;
-    PERFORM set_config('enable_seqscan', 'on', true);
-    PERFORM set_config('enable_indexscan', 'off', true);
-    PERFORM set_config('enable_indexonlyscan', 'off', true);
-    EXECUTE wrapper INTO n_seq, s_seq;
-    PERFORM set_config('enable_indexscan', 'on', true);
-    PERFORM set_config('enable_indexonlyscan', 'on', true);
-    query_text := query;
-    nrows := n_seq;
-    via_index := CASE
-        WHEN plan !~ 'Index (Only )?Scan (Backward )?using pt_' OR plan !~ 'Index Cond: '
-            THEN 'unexpected plan: ' || plan
-        WHEN (n_idx, s_idx) IS DISTINCT FROM (n_seq, s_seq) THEN 'different rows'
-        ELSE 'ok' END;
-    RETURN NEXT;
-END $$;
 SELECT r.* FROM unnest(ARRAY[
     'select s from pt where s like ''item-04%''',
     'select s, n from pt where s like ''item-0%'' and n % 3 = 0',
@@ -101,9 +65,11 @@ SELECT r.* FROM unnest(ARRAY[
     'select c from pt where c like ''a\%b1%''',
     'select s from pt where s ~>=~ ''item-04'' and s ~<~ ''item-05''',
     'select s from pt where s = ''item'''
-]) q, lk_check(q) r;
+]) q, bp_lossy_check(q, 'pt_') r;
 
--- a text_ops index under the same collation serves LIKE only under "C"
+-- a text_ops index under the same collation serves LIKE too: under "C",
+-- whose bounds PostgreSQL derives, and under C.utf8, whose order is that of
+-- bytes (45_code_point_collation)
 CREATE FUNCTION lk_plan(query text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     line text;
@@ -117,8 +83,8 @@ END $$;
 DROP INDEX pt_s;
 CREATE INDEX pt_s_plain ON pt USING bpindex (s);
 SET enable_seqscan = off;
-SELECT (lk_plan('select s from pt where s like ''item-04%''') ~ 'Index Cond')
-       = (:'coll' = 'C') AS text_ops_serves_like_only_under_c;
+SELECT lk_plan('select s from pt where s like ''item-04%''') ~ 'Index Cond'
+       AS text_ops_serves_like;
 RESET enable_seqscan;
 DROP INDEX pt_s_plain;
 
@@ -130,7 +96,7 @@ SELECT r.* FROM unnest(ARRAY[
     'select v from pt where v like ''item-04%''',
     'select c from pt where c like ''item-04%''',
     'select v from pt where v like ''zz~%'''
-]) q, lk_check(q) r;
+]) q, bp_lossy_check(q, 'pt_') r;
 
 -- LIKE on a key column after the first: its bounds join the = conditions
 -- of the columns before it (a multi-tenant search), or the scan skips
@@ -157,11 +123,11 @@ SELECT r.* FROM unnest(ARRAY[
     'select s from pt2 where tenant = 7 and s like ''a\%b%''',
     'select tenant, s from pt2 where s like ''item-04%''',
     'select tenant, s from pt2 where tenant < 3 and s like ''item-04%'''
-]) q, lk_check(q) r;
+]) q, bp_lossy_check(q, 'pt_') r;
 CREATE INDEX pt_trs ON pt2 USING bpindex (tenant, region, s text_pattern_ops);
 DROP INDEX pt_ts;
 SELECT r.* FROM unnest(ARRAY[
     'select tenant, region, s from pt2 where tenant = 1 and region = ''r1'' and s like ''item-04%''',
     'select tenant, region, s from pt2 where tenant = 1 and s like ''item-04%''',
     'select region, s from pt2 where region = ''r2'' and s like ''zz~%'''
-]) q, lk_check(q) r;
+]) q, bp_lossy_check(q, 'pt_') r;

@@ -52,6 +52,21 @@ SELECT * FROM bp_queries('code point text', ARRAY[
     'select bc from cp where bc = ''uĐ22'''
 ]);
 
+-- LIKE 'prefix%' uses the index through the bounds its prefix implies (the
+-- LIKE a filter), as under C; btree needs text_pattern_ops for it here
+EXPLAIN (COSTS OFF) SELECT k FROM cp WHERE k LIKE 'https://example.com/catalog/item/03%';
+EXPLAIN (COSTS OFF) SELECT bc FROM cp WHERE bc LIKE 'uĐ2%';
+SELECT r.* FROM unnest(ARRAY[
+    'select k from cp where k like ''https://example.com/catalog/item/03%''',
+    'select k from cp where k like ''é%''',
+    'select k from cp where k like ''a b%''',
+    'select k from cp where k like ''😀1_''',
+    'select k from cp where k like ''ab1''',
+    'select k, id from cp where k like ''' || chr(1114111) || '%''',
+    'select vc, id from cp where vc like ''a' || chr(1032) || '%'' and id > 10',
+    'select bc from cp where bc like ''uĐ2%'''
+]) q, bp_lossy_check(q, 'cp_') r;
+
 -- inserts of keys of every UTF-8 length split leaves and internal pages
 INSERT INTO cp (id, k, vc, bc)
 SELECT 20000 + g, chr(1 + g % 127) || chr(128 + g % 1900) || chr(2048 + g % 50000) || chr(65536 + g % 5000) || g,

@@ -94,30 +94,34 @@ orders_test_strings_as_bytes(Oid collation)
 
 /*
  * Is the collation libc's C.UTF-8 (or C.utf8) in a UTF-8 database, and
- * does strcoll() order the test strings as bytes?
+ * does strcoll() order the test strings as bytes?  The test runs once per
+ * backend and locale name.
  */
 static bool
 libc_code_point_order(Oid collation)
 {
+	static int	tested = 0;		/* 1: passed, -1: failed */
 	char		provider;
 	char	   *name;
-	bool		answer;
+	bool		code_point_name;
 
 	if (GetDatabaseEncoding() != PG_UTF8 ||
 		!collation_locale(collation, &provider, &name))
 		return false;
-	answer = provider == COLLPROVIDER_LIBC &&
-		(pg_strcasecmp(name, "C.UTF-8") == 0 || pg_strcasecmp(name, "C.utf8") == 0) &&
-		orders_test_strings_as_bytes(collation);
+	code_point_name = provider == COLLPROVIDER_LIBC &&
+		(pg_strcasecmp(name, "C.UTF-8") == 0 || pg_strcasecmp(name, "C.utf8") == 0);
 	pfree(name);
-	return answer;
+	if (!code_point_name)
+		return false;
+	/* both spellings name the same locale */
+	if (tested == 0)
+		tested = orders_test_strings_as_bytes(collation) ? 1 : -1;
+	return tested > 0;
 }
 
 /*
  * Is the order of strings under collation the order of their bytes: a C
- * collation, or, if code_point_libc, libc's C.UTF-8?  Asked when an
- * index's slot description is made, so the test runs once per backend and
- * index.
+ * collation, or, if code_point_libc, libc's C.UTF-8?
  */
 bool
 bp_collation_orders_bytes(Oid collation, bool code_point_libc)

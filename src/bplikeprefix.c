@@ -1,14 +1,16 @@
 /*-------------------------------------------------------------------------
  *
  * bplikeprefix.c
- *	  LIKE 'prefix%' on a column of a pattern operator class
- *	  (text_pattern_ops, varchar_pattern_ops, bpchar_pattern_ops), whose
- *	  order is bytewise under any collation: the bounds the pattern's fixed
- *	  prefix implies (col ~>=~ 'prefix' AND col ~<~ 'prefiy', or col =
- *	  'prefix' for a pattern without wildcards).  PostgreSQL's planner
- *	  derives them for btree's pattern classes only; bprowcompare.c's
- *	  planner hook makes them lossy index clauses, the LIKE staying a
- *	  filter.
+ *	  LIKE 'prefix%' on a column whose order is bytewise: of a pattern
+ *	  operator class (text_pattern_ops, varchar_pattern_ops,
+ *	  bpchar_pattern_ops) under any collation, or of text's or bpchar's
+ *	  default class under libc's C.UTF-8 (bpcollation.c): the bounds the
+ *	  pattern's fixed prefix implies (col ~>=~ 'prefix' AND col ~<~
+ *	  'prefiy', or col = 'prefix' for a pattern without wildcards; >= and <
+ *	  for the default classes).  PostgreSQL's planner derives them for
+ *	  btree's pattern classes, and for the default classes under C only;
+ *	  bprowcompare.c's planner hook makes them lossy index clauses, the
+ *	  LIKE staying a filter.
  *
  *-------------------------------------------------------------------------
  */
@@ -28,20 +30,33 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 
+#include "bpcollation.h"
+#include "bpcompat.h"
 #include "bplikeprefix.h"
 
-/* Is opfamily, for type, a pattern class's family: its >= compares bytes? */
+/*
+ * Does key column col of index order its strings as bytes for a LIKE of
+ * collation like_collation: a pattern class's family, whose >= compares
+ * bytes, or text's or bpchar's default family under the LIKE's collation
+ * when that is libc's C.UTF-8 (under C PostgreSQL derives the bounds)?
+ */
 static bool
-pattern_family(Oid opfamily, Oid type)
+bytewise_column(IndexOptInfo *index, int col, Oid like_collation)
 {
-	Oid			ge = get_opfamily_member(opfamily, type, type,
+	Oid			type = index->opcintype[col];
+	Oid			collation = index->indexcollations[col];
+	Oid			ge = get_opfamily_member(index->opfamily[col], type, type,
 										 BTGreaterEqualStrategyNumber);
 	RegProcedure proc;
 
 	if (!OidIsValid(ge))
 		return false;
 	proc = get_opcode(ge);
-	return proc == F_TEXT_PATTERN_GE || proc == F_BPCHAR_PATTERN_GE;
+	if (proc == F_TEXT_PATTERN_GE || proc == F_BPCHAR_PATTERN_GE)
+		return true;
+	return (proc == F_TEXT_GE || proc == F_BPCHARGE) &&
+		collation == like_collation && !bp_collation_is_c(collation) &&
+		bp_collation_orders_bytes(collation, true);
 }
 
 /*
@@ -134,15 +149,15 @@ bound_clause(PlannerInfo *root, IndexOptInfo *index, int col, Node *column,
 }
 
 /*
- * The key column of index, of a pattern class, that a LIKE's operand is;
- * -1 if none.
+ * The key column of index, in bytewise order (bytewise_column), that a
+ * LIKE's operand is; -1 if none.
  */
 static int
-pattern_column(Node *operand, IndexOptInfo *index)
+bytewise_like_column(Node *operand, IndexOptInfo *index, Oid like_collation)
 {
 	for (int col = 0; col < index->nkeycolumns; col++)
 		if (match_index_to_operand(operand, col, index) &&
-			pattern_family(index->opfamily[col], index->opcintype[col]))
+			bytewise_column(index, col, like_collation))
 			return col;
 	return -1;
 }
@@ -150,7 +165,7 @@ pattern_column(Node *operand, IndexOptInfo *index)
 /*
  * The bounds on a key column of index that rinfo's LIKE implies, or NIL;
  * the column in *col.  The LIKE (text or bpchar, under a deterministic
- * collation) must test that column, of a pattern class, against a
+ * collation) must test that column, in bytewise order, against a
  * constant pattern with a fixed prefix.
  */
 List *
@@ -172,7 +187,7 @@ bp_like_prefix_bounds(PlannerInfo *root, RestrictInfo *rinfo,
 	column = linitial(like->args);
 	pattern = (Const *) lsecond(like->args);
 	if (!IsA(pattern, Const) || pattern->constisnull ||
-		(*col = pattern_column(column, index)) < 0 ||
+		(*col = bytewise_like_column(column, index, like->inputcollid)) < 0 ||
 		(OidIsValid(like->inputcollid) &&
 		 !get_collation_isdeterministic(like->inputcollid)))
 		return NIL;

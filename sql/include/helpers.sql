@@ -520,4 +520,46 @@ BEGIN
 END
 $$;
 
+--
+-- bp_lossy_check(query, index_prefix): query through an index scan of an
+-- index whose name starts with index_prefix, with an index condition (a
+-- Filter may stay: a LIKE beside the bounds its prefix implies), and with
+-- no index at all: the same rows (in any order)
+--
+CREATE OR REPLACE FUNCTION bp_lossy_check(query text, index_prefix text)
+RETURNS TABLE (query_text text, nrows bigint, via_index text)
+LANGUAGE plpgsql
+SET max_parallel_workers_per_gather = 0
+AS $$
+DECLARE
+    wrapper text := format('select count(*), string_agg(to_jsonb(x)::text, '' '' order by to_jsonb(x)::text) from (%s) x', query);
+    plan text := '';
+    line text;
+    n_idx bigint;
+    s_idx text;
+    n_seq bigint;
+    s_seq text;
+BEGIN
+    PERFORM set_config('enable_seqscan', 'off', true);
+    PERFORM set_config('enable_bitmapscan', 'off', true);
+    FOR line IN EXECUTE 'explain (costs off) ' || wrapper LOOP
+        plan := plan || line || E'\n';
+    END LOOP;
+    EXECUTE wrapper INTO n_idx, s_idx;
+    PERFORM set_config('enable_seqscan', 'on', true);
+    PERFORM set_config('enable_indexscan', 'off', true);
+    PERFORM set_config('enable_indexonlyscan', 'off', true);
+    EXECUTE wrapper INTO n_seq, s_seq;
+    PERFORM set_config('enable_indexscan', 'on', true);
+    PERFORM set_config('enable_indexonlyscan', 'on', true);
+    query_text := query;
+    nrows := n_seq;
+    via_index := CASE
+        WHEN plan !~ ('Index (Only )?Scan (Backward )?using ' || index_prefix) OR plan !~ 'Index Cond: '
+            THEN 'unexpected plan: ' || plan
+        WHEN (n_idx, s_idx) IS DISTINCT FROM (n_seq, s_seq) THEN 'different rows'
+        ELSE 'ok' END;
+    RETURN NEXT;
+END $$;
+
 RESET client_min_messages;
