@@ -15,7 +15,7 @@
 # throwaway cluster (settings printed), and writes bench/app_results.txt
 # (a section per PostgreSQL version) and bench/app.png.  scale 1 (the
 # default) is 1,000,000 events, 200,000 orders, 100,000 customers and
-# 100,000 queued jobs.
+# 500,000 queued jobs.
 #
 # Inner part: bench/app_run.sh, which runs against any server given by
 # PGHOST/PGPORT/PGDATABASE (with bpindex installed).

@@ -15,7 +15,8 @@ q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP
 CUSTOMERS=$((100000 * SCALE))
 ORDERS=$((200000 * SCALE))
 EVENTS=$((1000000 * SCALE))
-JOBS=$((100000 * SCALE))
+# enough jobs that 2 clients at 15,000 tps do not drain the queue in a round
+JOBS=$((500000 * SCALE))
 
 q <<'SQL'
 CREATE EXTENSION IF NOT EXISTS bpindex;
