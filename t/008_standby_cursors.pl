@@ -184,6 +184,76 @@ for my $feedback ('off', 'on')
 $standby->append_conf('postgresql.conf', 'hot_standby_feedback = off');
 $standby->reload;
 
+# Compressed keys (values beyond the entry limit that compress below it):
+# cursors on the standby, index-only backward, plain and bitmap, held while
+# the primary deletes most rows, VACUUMs them away (deleting leaves of
+# compressed keys, with hot_standby_feedback off) and inserts rows that take the freed line pointers; each
+# returns its snapshot's rows or is cancelled by a recovery conflict.  With
+# hot_standby_feedback on, which holds back no row deleted before the
+# cursors' snapshots, they return their rows: the test says so.
+my @compressed_cases = (
+	[ 'index-only backward', $index_only, 'SELECT md5(k) FROM %t ORDER BY k DESC',
+		qr/Index Only Scan Backward using %t_k/ ],
+	[ 'index scan', $plain, "SELECT md5(k), v FROM %t WHERE k > '' ORDER BY k",
+		qr/Index Scan using %t_k/ ],
+	[ 'bitmap scan', $bitmap, "SELECT md5(k), v FROM %t WHERE k BETWEEN '0050' AND '0550'",
+		qr/Bitmap Index Scan on %t_k/ ]);
+my $cn = 0;
+for my $feedback ('off', 'on')
+{
+	$standby->append_conf('postgresql.conf', "hot_standby_feedback = $feedback");
+	$standby->reload;
+	run_compressed_case($cn++, $feedback, $_) for @compressed_cases;
+}
+$standby->append_conf('postgresql.conf', 'hot_standby_feedback = off');
+$standby->reload;
+
+# One case of @compressed_cases, in table ck<n>.
+sub run_compressed_case
+{
+	my ($n, $feedback, $case) = @_;
+	my ($name, $settings, $query, $plan_re) = @$case;
+	my $t = "ck$n";
+	$name .= " (feedback $feedback)";
+	(my $q = $query) =~ s/%t/$t/g;
+	(my $re = $plan_re) =~ s/%t/$t/g;
+	$primary->safe_psql('postgres', qq{
+		CREATE TABLE $t (k text COLLATE "C", v int4) WITH (autovacuum_enabled = off);
+		INSERT INTO $t SELECT lpad(g::text, 4, '0') || repeat(md5((g % 5)::text), 80), g
+		  FROM generate_series(1, 600) g;
+		CREATE INDEX ${t}_k ON $t USING bpindex (k);
+		VACUUM (FREEZE) $t;
+		DELETE FROM $t WHERE v BETWEEN 100 AND 500;
+	});
+	$primary->wait_for_catchup($standby, 'replay');
+	like($standby->safe_psql('postgres', "$settings EXPLAIN (COSTS OFF) $q"),
+		qr/$re/, "compressed keys, $name: the cursor's plan uses the index");
+	my ($session, $first, $expected) = open_cursor($settings, $q, 10);
+	$primary->safe_psql('postgres', "VACUUM $t");
+	# (with feedback on, the cursor's reported xmin defers their deletion)
+	cmp_ok(index_stat($primary, "${t}_k", 'deleted_pages'), '>', 0,
+		"compressed keys, $name: VACUUM deleted leaves")
+	  if $feedback eq 'off';
+	$primary->safe_psql('postgres', "INSERT INTO $t SELECT k, v + 1000 FROM $t WHERE v < 100");
+	$primary->safe_psql('postgres', "VACUUM $t");
+	$primary->wait_for_catchup($standby, 'replay');
+	if ($feedback eq 'on')
+	{
+		my ($rest, $error) = fetch_rest($session);
+		is($error, undef, "compressed keys, $name: the cursor was not cancelled");
+		is(join("\n", grep { defined $_ && $_ ne '' } ($first, $rest)), $expected,
+			"compressed keys, $name: the cursor returned its snapshot's rows");
+		eval { $session->quit; };
+	}
+	else
+	{
+		check_cursor("compressed keys, $name", $session, $first, $expected);
+	}
+	check_index($standby, "${t}_k", 0, "compressed keys, $name, standby");
+	compare_scans($standby, "compressed keys, $name",
+		[ "SELECT md5(k), v FROM $t WHERE k >= '0' ORDER BY k, v" ], $primary);
+}
+
 # A scan that keeps the pin of a leaf VACUUM empties and deletes: the
 # deletion (and the reuse of the page by a split) waits for it or cancels
 # it; the standby's index is sound afterwards and answers like the
