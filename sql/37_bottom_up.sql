@@ -28,8 +28,8 @@ VACUUM ANALYZE bu, bu_twin;
 
 -- six rounds over every row, each its own transaction: seven versions of
 -- each row, one of them live
-DO $$ BEGIN FOR r IN 1..6 LOOP UPDATE bu SET v = v + 1; COMMIT; END LOOP; END $$;
-DO $$ BEGIN FOR r IN 1..6 LOOP UPDATE bu_twin SET v = v + 1, k = k, name = name; COMMIT; END LOOP; END $$;
+DO $$ BEGIN FOR r IN 1..6 LOOP PERFORM bp_wait_for_horizon(); UPDATE bu SET v = v + 1; COMMIT; END LOOP; END $$;
+DO $$ BEGIN FOR r IN 1..6 LOOP PERFORM bp_wait_for_horizon(); UPDATE bu_twin SET v = v + 1, k = k, name = name; COMMIT; END LOOP; END $$;
 
 -- the twin keeps all 70,000 entries; bottom-up deletion removed many old
 -- versions (a leaf's first update after the build also re-encodes it for

@@ -49,6 +49,7 @@ SELECT (bp_check(q, m)).* FROM (VALUES
 -- dead-marked entries inside runs: delete every third checkout, let an
 -- index scan mark them (no VACUUM yet), and read the runs again
 DELETE FROM t_runs WHERE kind = 'checkout' AND id % 3 = 0;
+SELECT bp_wait_for_horizon() AS horizon_reached;
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 SELECT count(*) AS checkouts_left FROM t_runs WHERE kind = 'checkout';
