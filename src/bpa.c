@@ -448,12 +448,39 @@ bpa_blocks_hold(const char *region, const void *slot, BpaCompareFn compare,
 }
 
 /*
+ * Copy the count slots at slots for which neither predicate holds (either
+ * may be NULL) into out; returns how many.
+ */
+static int
+copy_inside(const char *slots, int count, uint16_t w, BpaPredicateFn before_start,
+			BpaPredicateFn after_end, void *pred_arg, char *out)
+{
+	int			n = 0;
+
+	if (before_start == NULL && after_end == NULL)
+	{
+		memcpy(out, slots, (size_t) count * w);
+		return count;
+	}
+	for (int j = 0; j < count; j++)
+	{
+		const char *slot = slots + (size_t) j * w;
+
+		if ((before_start && before_start(slot, pred_arg)) ||
+			(after_end && after_end(slot, pred_arg)))
+			continue;
+		memcpy(out + (size_t) n++ * w, slot, w);
+	}
+	return n;
+}
+
+/*
  * Copy the entries of blocks [first, end) into out, ascending, but those
  * of the first block that are before_start (no later block holds any:
  * its lower bound is not before_start) and those of the last block that
  * are after_end (no earlier block holds any: the next block's lower bound
  * is not after_end); returns their count.  Sorted blocks are searched,
- * not scanned, for both.
+ * not scanned, for both; unsorted ones are filtered, then sorted.
  */
 static int
 copy_sorted_blocks(const char *region, BpaCompareFn compare, void *arg,
@@ -472,9 +499,12 @@ copy_sorted_blocks(const char *region, BpaCompareFn compare, void *arg,
 
 		if (!block_is_sorted(region, b))
 		{
-			memcpy(dst, src, (size_t) count * w);
+			/* the range's entries only, sorted */
+			count = copy_inside(src, count, w, b == first ? before_start : NULL,
+								b == end - 1 ? after_end : NULL, pred_arg, dst);
 			bpa_sort_slots(dst, count, w, compare, arg);
-			src = dst;
+			n += count;
+			continue;
 		}
 		if (b == first && before_start != NULL)
 			skip = bpa_first_true(src, count, w, before_start, pred_arg, true);
@@ -488,6 +518,53 @@ copy_sorted_blocks(const char *region, BpaCompareFn compare, void *arg,
 }
 
 /*
+ * Narrow the candidate blocks [*first, *end) of a range to the part's
+ * max_blocks from its start (forward) or its end, and set its cut to the
+ * header slot where the part ends (forward) or starts; NULL when all of
+ * them fit.
+ */
+static void
+cut_part(const char *region, BpaPart *part, int *first, int *end)
+{
+	part->cut = NULL;
+	if (part->max_blocks <= 0 || *end - *first <= part->max_blocks)
+		return;
+	if (part->forward)
+	{
+		*end = *first + part->max_blocks;
+		part->cut = header_slot(region, *end);
+	}
+	else
+	{
+		*first = *end - part->max_blocks;
+		part->cut = header_slot(region, *first);
+	}
+}
+
+/*
+ * Keep of the n slots at slots those on the part's side of its cut: below
+ * it (forward), or at or above it; returns how many.
+ */
+static int
+drop_beyond_cut(char *slots, int n, uint16_t w, BpaCompareFn compare,
+				void *arg, const BpaPart *part)
+{
+	int			kept = 0;
+
+	for (int j = 0; j < n; j++)
+	{
+		char	   *slot = slots + (size_t) j * w;
+
+		if ((compare(slot, part->cut, arg) < 0) != part->forward)
+			continue;
+		if (kept != j)
+			memcpy(slots + (size_t) kept * w, slot, w);
+		kept++;
+	}
+	return kept;
+}
+
+/*
  * Copy every entry for which before_start is false into out, ascending;
  * with after_end, the blocks past the range are left out (see
  * bpa_sorted).  With an empty log the blocks go straight into out;
@@ -497,7 +574,7 @@ copy_sorted_blocks(const char *region, BpaCompareFn compare, void *arg,
 static int
 collect_sorted(const char *region, BpaCompareFn compare, void *arg,
 			   BpaPredicateFn before_start, BpaPredicateFn after_end,
-			   void *pred_arg, char *out, char *scratch)
+			   void *pred_arg, BpaPart *part, char *out, char *scratch)
 {
 	const BpaHeader *h = region_header(region);
 	const BpaLayout *l = &h->layout;
@@ -514,6 +591,8 @@ collect_sorted(const char *region, BpaCompareFn compare, void *arg,
 
 	bpa_candidate_blocks(region, before_start, after_end, pred_arg,
 						 &first, &end);
+	if (part != NULL)
+		cut_part(region, part, &first, &end);
 	if (nlog == 0)
 		return copy_sorted_blocks(region, compare, arg, before_start,
 								  after_end, pred_arg, first, end, out);
@@ -521,13 +600,11 @@ collect_sorted(const char *region, BpaCompareFn compare, void *arg,
 	logs = scratch + AREA_LOG(l) * w;
 	nblocks = copy_sorted_blocks(region, compare, arg, before_start,
 								 after_end, pred_arg, first, end, blocks);
-	memcpy(logs, log_slot(region, 0), (size_t) nlog * w);
+	nlog = copy_inside(log_slot(region, 0), nlog, w, before_start, after_end,
+					   pred_arg, logs);
+	if (part != NULL && part->cut != NULL)
+		nlog = drop_beyond_cut(logs, nlog, w, compare, arg, part);
 	bpa_sort_slots(logs, nlog, w, compare, arg);
-	if (before_start != NULL)
-		li = bpa_first_true(logs, nlog, w, before_start, pred_arg, true);
-	if (after_end != NULL)
-		nlog = li + bpa_first_true(logs + (size_t) li * w, nlog - li, w,
-								   after_end, pred_arg, false);
 
 	/* two-finger merge of blocks and log */
 	while (bi < nblocks || li < nlog)
@@ -557,7 +634,23 @@ bpa_sorted(const char *region, BpaCompareFn compare, void *arg,
 		   void *pred_arg, char *out, char *scratch)
 {
 	return collect_sorted(region, compare, arg, before_start, after_end,
-						  pred_arg, out, scratch);
+						  pred_arg, NULL, out, scratch);
+}
+
+/*
+ * bpa_sorted of a part of the range: where its candidate blocks number
+ * more than part->max_blocks, only the entries of the range below the
+ * header slot of the block max_blocks after its first (forward), or at or
+ * above that of the max_blocks-th block from its end; part->cut is then
+ * that slot, else NULL (the whole range was copied).
+ */
+int
+bpa_sorted_part(const char *region, BpaCompareFn compare, void *arg,
+				BpaPredicateFn before_start, BpaPredicateFn after_end,
+				void *pred_arg, BpaPart *part, char *out, char *scratch)
+{
+	return collect_sorted(region, compare, arg, before_start, after_end,
+						  pred_arg, part, out, scratch);
 }
 
 /* bpa_nearest's search of block b: its nearest entry not excluded. */
@@ -752,7 +845,7 @@ bpa_redistribute(char *region, const void *extra, BpaCompareFn compare, void *ar
 	char	   *out = scratch + AREA_OUT(l) * w;
 	int			n;
 
-	n = collect_sorted(region, compare, arg, NULL, NULL, NULL, out, scratch);
+	n = collect_sorted(region, compare, arg, NULL, NULL, NULL, NULL, out, scratch);
 	if (extra != NULL)
 	{
 		int			pos = n;
@@ -1157,7 +1250,7 @@ bpa_split(char *left, char *right, int nleft, BpaCompareFn compare, void *arg,
 	char	   *out = scratch + AREA_OUT(l) * w;
 	int			n;
 
-	n = collect_sorted(left, compare, arg, NULL, NULL, NULL, out, scratch);
+	n = collect_sorted(left, compare, arg, NULL, NULL, NULL, NULL, out, scratch);
 	if (nleft > n)
 		nleft = n;
 	bpa_init(right, l);

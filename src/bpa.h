@@ -129,10 +129,23 @@ extern bool bpa_blocks_hold(const char *region, const void *slot,
 extern bool bpa_remove(char *region, const void *slot, BpaCompareFn compare,
 					   void *arg);
 
+/* The part of a range bpa_sorted_part copies, and where it was cut. */
+typedef struct BpaPart
+{
+	int			max_blocks;		/* blocks of the range to copy at most */
+	bool		forward;		/* from the range's start, else its end */
+	const void *cut;			/* set: the header slot bounding the copy,
+								 * NULL if the whole range was copied */
+} BpaPart;
+
 /* Range operations (read only) */
 extern int	bpa_sorted(const char *region, BpaCompareFn compare, void *arg,
 					   BpaPredicateFn before_start, BpaPredicateFn after_end,
 					   void *pred_arg, char *out, char *scratch);
+extern int	bpa_sorted_part(const char *region, BpaCompareFn compare, void *arg,
+							BpaPredicateFn before_start, BpaPredicateFn after_end,
+							void *pred_arg, BpaPart *part, char *out,
+							char *scratch);
 extern void bpa_candidate_blocks(const char *region,
 								 BpaPredicateFn before_start,
 								 BpaPredicateFn after_end, void *pred_arg,

@@ -16,6 +16,7 @@
 
 #include "bpa.h"
 #include "bpasort.h"
+#include "bpcodebound.h"
 #include "bpcodec.h"
 #include "bpleaf.h"
 #include "bpleafcodec.h"
@@ -52,6 +53,7 @@ typedef struct KeyWindows
 #define CODE_BYTES		1		/* the code is the value's bytes */
 #define CODE_INTEGER	2		/* the code is an integer image's offset */
 #define CODE_COLUMNS	3		/* CODE_INTEGER for each column keys bound */
+#define CODE_BOUNDS		4		/* CODE_COLUMNS as bounds on the codes */
 
 /* Scan keys a reader compares with the first column's codes, at most. */
 #define MAX_CODE_KEYS	4
@@ -66,6 +68,9 @@ typedef struct LeafReader
 	uint16		code_offsets[MAX_CODE_KEYS];	/* CODE_COLUMNS: where the
 												 * codes of the keys' columns
 												 * start in an entry */
+	BpCodeBound bounds[2];		/* CODE_BOUNDS: the range's lower and upper
+								 * bounds, */
+	bool		bound_built[2];	/* ... once built */
 	bool		dead_marks;		/* set the dead bit of marked entries */
 	bool		any_marks;		/* the leaf has marks */
 	BpaPredicateFn before_start;
@@ -242,6 +247,8 @@ leading_columns_kind(LeafReader *reader, const BpScanKeys *keys)
 			offset += leaf->codec.att_width[j];
 		reader->code_offsets[i] = offset;
 	}
+	if (bp_code_bounds_usable(&leaf->codec, keys))
+		return CODE_BOUNDS;
 	return CODE_COLUMNS;
 }
 
@@ -415,6 +422,26 @@ reader_predicate(LeafReader *reader, const void *stored, BpKeyResult outside,
 
 	if (reader->code_kind == CODE_UNKNOWN)
 		reader->code_kind = first_code_kind(reader);
+	if (reader->code_kind == CODE_BOUNDS)
+	{
+		int			side = outside == BP_KEY_BELOW ? 0 : 1;
+		bool		beyond;
+
+		if (!reader->bound_built[side])
+		{
+			bp_code_bound(&reader->leaf->codec,
+						  (const BpScanKeys *) reader->pred_arg,
+						  reader->key_images, side == 0, &reader->bounds[side]);
+			reader->bound_built[side] = true;
+		}
+		beyond = side == 0 ?
+			bp_code_below((const uint8 *) stored, &reader->bounds[0]) :
+			bp_code_above((const uint8 *) stored, &reader->bounds[1]);
+
+		Assert(beyond == (leading_columns_outside(reader, stored,
+												  outside == BP_KEY_BELOW) == 1));
+		return beyond;
+	}
 	if (reader->code_kind != CODE_NONE)
 	{
 		int			result = reader->code_kind == CODE_COLUMNS ?
@@ -534,28 +561,57 @@ bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
 			   BpaPredicateFn after_end, void *arg,
 			   bool dead_marks, char *out, BpLeafWork *work)
 {
+	return bp_leaf_sorted_part(leaf, before_start, after_end, arg, dead_marks,
+							   NULL, out, work);
+}
+
+/*
+ * bp_leaf_sorted of a part of the range (part NULL: all of it): where the
+ * range spans more than part->max_blocks blocks, only its entries below
+ * part->cut (forward), or at or above it, which is then the logical slot
+ * of the header slot where bpa_sorted_part cut the copy.
+ */
+int
+bp_leaf_sorted_part(BpLeaf *leaf, BpaPredicateFn before_start,
+					BpaPredicateFn after_end, void *arg, bool dead_marks,
+					BpLeafPart *part, char *out, BpLeafWork *work)
+{
 	LeafReader	reader;
 	/* bpa_sorted needs scratch space only to merge a log */
 	char	   *scratch = bpa_log_count(leaf->region) > 0 ?
 		leaf_scratch(leaf, work) : NULL;
 	bool		decodes = bp_leaf_decodes(leaf);
 	char	   *stored = decodes ? work->stored : out;
+	BpaPart		region_part = {0, true, NULL};
 	int			n;
 
 	init_reader(&reader, leaf, dead_marks, work->slot);
 	reader.before_start = before_start;
 	reader.after_end = after_end;
 	reader.pred_arg = arg;
-	n = bpa_sorted(leaf->region, leaf->compare, leaf->compare_arg,
-				   before_start == NULL ? NULL :
-				   decodes ? reader_before_start : before_start,
-				   after_end == NULL ? NULL :
-				   decodes ? reader_after_end : after_end,
-				   decodes ? (void *) &reader : arg, stored, scratch);
+	if (part != NULL)
+	{
+		region_part.max_blocks = part->max_blocks;
+		region_part.forward = part->forward;
+	}
+	n = bpa_sorted_part(leaf->region, leaf->compare, leaf->compare_arg,
+						before_start == NULL ? NULL :
+						decodes ? reader_before_start : before_start,
+						after_end == NULL ? NULL :
+						decodes ? reader_after_end : after_end,
+						decodes ? (void *) &reader : arg, &region_part,
+						stored, scratch);
 	if (decodes)
 		bp_decode_entries(leaf, stored, n, out);
 	if (reader.any_marks)
 		copy_dead_marks(leaf, stored, n, out);
+	if (part != NULL && (part->was_cut = region_part.cut != NULL))
+	{
+		if (decodes)
+			bp_decode_entry(leaf, region_part.cut, part->cut);
+		else
+			memcpy(part->cut, region_part.cut, leaf->width);
+	}
 	return n;
 }
 

@@ -20,9 +20,22 @@
 typedef void (*BpLeafWalkFn) (const char *section, int block,
 							  const char *slot, void *arg);
 
+/* The part of a range bp_leaf_sorted_part copies (bpa.h's BpaPart). */
+typedef struct BpLeafPart
+{
+	int			max_blocks;		/* blocks of the range to copy at most */
+	bool		forward;		/* from the range's start, else its end */
+	bool		was_cut;		/* set: the copy stops at cut */
+	char	   *cut;			/* receives the logical slot where it stops */
+} BpLeafPart;
+
 extern int	bp_leaf_sorted(BpLeaf *leaf, BpaPredicateFn before_start,
 						   BpaPredicateFn after_end, void *arg,
 						   bool dead_marks, char *out, BpLeafWork *work);
+extern int	bp_leaf_sorted_part(BpLeaf *leaf, BpaPredicateFn before_start,
+								BpaPredicateFn after_end, void *arg,
+								bool dead_marks, BpLeafPart *part, char *out,
+								BpLeafWork *work);
 extern bool bp_leaf_nearest(BpLeaf *leaf, BpaPredicateFn excluded, void *arg,
 							bool forward, char *out, BpLeafWork *work);
 extern void bp_leaf_map(BpLeaf *leaf, BpaPredicateFn before_start,

@@ -133,6 +133,7 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	so->guess_leaf = InvalidBlockNumber;
 	so->leaf_guesses = 0;
 	so->range_only = false;
+	so->first_part = false;
 	so->point = so->keys.nkeys > 0 && so->keys.keys[0].attno == 0 &&
 		so->keys.nskip == 0 &&
 		(so->keys.keys[0].strategy == BTEqualStrategyNumber ||
@@ -240,7 +241,10 @@ step_leaf(IndexScanDesc scan, ScanDirection dir)
 	bp_scan_kill_entries(scan);
 	bp_slot_copy_keys(&so->desc, ScanDirectionIsForward(dir) ? pos->highkey :
 					  pos->lowkey, so->bound, so->bound_keys, false);
-	bp_scan_load_adjacent_leaf(scan, pos, dir, pos->blkno, pos->rightlink);
+	if (pos->partial)
+		bp_scan_load_rest(scan, dir);
+	else
+		bp_scan_load_adjacent_leaf(scan, pos, dir, pos->blkno, pos->rightlink);
 	if (pos->filtering)
 		bp_skip_resume(scan, dir);
 	return true;

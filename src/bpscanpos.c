@@ -256,6 +256,13 @@ bp_scan_kill_entries(IndexScanDesc scan)
 }
 
 /*
+ * Blocks of its range that the first copy of a plain scan's first leaf
+ * takes at most: enough for a LIMIT, or the planner's look at an end of
+ * the index, without sorting and decoding the whole leaf.
+ */
+#define FIRST_PART_BLOCKS	2
+
+/*
  * Skip scan: do the fences of the leaf of pos show that no entry of it
  * lies beyond the current prefix in the scan direction?
  */
@@ -269,6 +276,31 @@ leaf_within_prefix(BpScanOpaque so, const BpScanPos *pos, ScanDirection dir)
 			bp_before_next_prefix(pos->highkey, &so->keys);
 	return (pos->flags & BP_HAS_LOW) &&
 		bp_after_prev_prefix(pos->lowkey, &so->keys);
+}
+
+/*
+ * Copy into pos->items, in ascending order, the first FIRST_PART_BLOCKS
+ * blocks' worth of the range in the scan direction: where the range goes
+ * on beyond them in the leaf, the position's fence in the scan direction
+ * becomes the cut (bp_scan_load_rest reads the rest).
+ */
+static int
+copy_first_part(BpScanOpaque so, BpScanPos *pos, BpLeaf *leaf,
+				bool dead_marks, ScanDirection dir)
+{
+	bool		forward = ScanDirectionIsForward(dir);
+	BpLeafPart	part = {FIRST_PART_BLOCKS, forward, false,
+	forward ? pos->highkey : pos->lowkey};
+	int			n = bp_leaf_sorted_part(leaf, bp_below_range, bp_above_range,
+										&so->keys, dead_marks, &part,
+										pos->items, &so->work);
+
+	if (part.was_cut)
+	{
+		pos->partial = true;
+		pos->flags |= forward ? BP_HAS_HIGH : BP_HAS_LOW;
+	}
+	return n;
 }
 
 /*
@@ -295,6 +327,8 @@ copy_leaf_sorted(BpScanOpaque so, BpScanPos *pos, BpLeaf *leaf,
 	if (pos->whole)
 		return bp_leaf_sorted(leaf, bp_below_outer_range, bp_above_outer_range,
 							  &so->keys, dead_marks, pos->items, &so->work);
+	if (so->first_part && !leaf->keyed)
+		return copy_first_part(so, pos, leaf, dead_marks, dir);
 	if (!so->point)
 		return bp_leaf_sorted(leaf, bp_below_range, bp_above_range,
 							  &so->keys, dead_marks, pos->items, &so->work);
@@ -363,6 +397,7 @@ begin_load(IndexScanDesc scan, BpScanPos *pos, Buffer buf, BpLeaf *leaf)
 	BpPageOpaque opaque = BpPageGetOpaque(page);
 
 	bp_scan_release_pos(pos);
+	pos->partial = false;
 	pos->blkno = BufferGetBlockNumber(buf);
 	pos->lsn = BufferGetLSNAtomic(buf);
 	pos->flags = opaque->flags;
@@ -490,7 +525,10 @@ bp_scan_first_leaf(IndexScanDesc scan, ScanDirection dir, int elem)
 	buf = bp_scan_descend(scan, ScanDirectionIsForward(dir) ? bp_below_range :
 						  bp_not_above_range);
 	so->pos.filtering = false;
+	so->first_part = so->keys.nskip == 0 && so->keys.drive_key < 0 &&
+		!so->point_equal && scan->parallel_scan == NULL;
 	bp_scan_load_leaf(scan, &so->pos, buf, dir, NULL, NULL);
+	so->first_part = false;
 	so->pos.array_elem = elem;
 }
 
@@ -585,6 +623,33 @@ bp_has_next_leaf(BpScanOpaque so, ScanDirection dir)
 			!above(pos->highkey, &so->keys);
 	return pos->lo == 0 && (pos->flags & BP_HAS_LOW) &&
 		!below(pos->lowkey, &so->keys);
+}
+
+/*
+ * Read again, whole, the leaf of which the position holds the first part
+ * of the range in the scan direction, cut at so->bound (moving right past
+ * a split since, or descending to the entries just below the cut), and
+ * stand just before the entries beyond the cut.
+ */
+void
+bp_scan_load_rest(IndexScanDesc scan, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos  *pos = &so->pos;
+	BpSlotBound bound = {so->keys.desc, so->bound};
+	Buffer		buf;
+	int			cut;
+
+	if (ScanDirectionIsForward(dir))
+		buf = bp_read_next_leaf(scan->indexRelation, &so->desc, pos->blkno,
+								so->bound);
+	else
+		buf = bp_descend(scan->indexRelation, bp_before_bound, &bound,
+						 BUFFER_LOCK_SHARE);
+	bp_scan_load_leaf(scan, pos, buf, dir, NULL, NULL);
+	cut = first_at_or_above(pos, &so->desc, so->bound);
+	pos->cur = ScanDirectionIsForward(dir) ? Max(cut, pos->lo) - 1 :
+		Min(cut, pos->hi);
 }
 
 /*

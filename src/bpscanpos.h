@@ -50,6 +50,9 @@ typedef struct BpScanPos
 								 * of prefix */
 	char	   *prefix;			/* one slot */
 	char	   *prefix_keys;	/* its keys, BP_KEYS_BUFSIZE bytes */
+	bool		partial;		/* the copy stops at the fence in the scan
+								 * direction, a cut inside the leaf: the rest
+								 * is read with the leaf again */
 	bool		whole;			/* the copy holds the leaf's whole part of
 								 * the outer range, not only the range */
 	bool		filtering;		/* reading the leaf whole: [lo, hi) is its
@@ -85,6 +88,9 @@ typedef struct BpScanOpaqueData
 	BpParentCopy parent_copy;	/* the level-1 page its descents go through */
 	BlockNumber guess_leaf;		/* the leaf a skip scan's last guess reached */
 	int			leaf_guesses;	/* guesses in a row that reached it */
+	bool		first_part;		/* the next leaf copy takes the first blocks
+								 * of the range only (a plain scan's first
+								 * leaf) */
 	bool		range_only;		/* a skip scan's next leaf copy takes the
 								 * range only: a guess finds the next prefix */
 	bool		point;			/* equality on the first column: copy only
@@ -129,6 +135,7 @@ extern void bp_scan_first_leaf(IndexScanDesc scan, ScanDirection dir,
 							   int elem);
 extern void bp_scan_element_leaf(IndexScanDesc scan, ScanDirection dir,
 								 int elem);
+extern void bp_scan_load_rest(IndexScanDesc scan, ScanDirection dir);
 extern void bp_scan_load_adjacent_leaf(IndexScanDesc scan, BpScanPos *pos,
 									   ScanDirection dir, BlockNumber leaf,
 									   BlockNumber rightlink);

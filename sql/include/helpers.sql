@@ -563,3 +563,105 @@ BEGIN
 END $$;
 
 RESET client_min_messages;
+
+--
+-- bp_cursor(query, steps, mode): open query as a SCROLL cursor twice, once
+-- through a bpindex scan (mode 'index' or 'indexonly') and once through a
+-- sequential scan and sort, apply the same steps to both and return, per
+-- step, the row each cursor is on (or "-" when it is off either end) and
+-- whether they agree.  Steps: next, prior, first, last, absolute N,
+-- relative N, forward N and backward N (MOVE, then report the row by
+-- FETCH RELATIVE 0).  The first row reports the cursor plan of the
+-- bpindex cursor: its scan node and whether a Sort or Materialize was
+-- needed (a SCROLL cursor over a node that cannot run backward gets one).
+--
+CREATE OR REPLACE FUNCTION bp_cursor(query text, steps text[], mode text)
+RETURNS TABLE (n int, step text, via_index text, via_seqscan text, same boolean)
+LANGUAGE plpgsql
+SET enable_seqscan = on
+SET enable_indexscan = on
+SET enable_indexonlyscan = on
+SET enable_bitmapscan = on
+SET enable_sort = on
+SET max_parallel_workers_per_gather = 0
+SET jit = off
+AS $$
+DECLARE
+    c1 refcursor;
+    c2 refcursor;
+    r1 text;
+    r2 text;
+    verb text;
+    cnt int;
+    line text;
+    plan text := '';
+    i int := 0;
+BEGIN
+    PERFORM set_config('enable_seqscan', 'off', true);
+    PERFORM set_config('enable_bitmapscan', 'off', true);
+    PERFORM set_config('enable_sort', 'off', true);
+    PERFORM set_config('enable_indexonlyscan', CASE WHEN mode = 'indexonly' THEN 'on' ELSE 'off' END, true);
+    FOR line IN EXECUTE format('explain (costs off) declare c scroll cursor for select x::text from (%s) x', query) LOOP
+        plan := plan || line || E'\n';
+    END LOOP;
+    OPEN c1 SCROLL FOR EXECUTE format('select x::text from (%s) x', query);
+    PERFORM set_config('enable_seqscan', 'on', true);
+    PERFORM set_config('enable_indexscan', 'off', true);
+    PERFORM set_config('enable_indexonlyscan', 'off', true);
+    PERFORM set_config('enable_sort', 'on', true);
+    OPEN c2 SCROLL FOR EXECUTE format('select x::text from (%s) x', query);
+
+    n := 0;
+    step := 'plan';
+    via_index := coalesce(substring(plan from '(Index (?:Only )?Scan(?: Backward)? using \S+)'), 'NO INDEX SCAN');
+    via_seqscan := CASE WHEN plan ~ '(Sort|Materialize)' THEN 'sorts or materializes'
+                        ELSE 'no sort, no materialize' END;
+    same := NULL;
+    RETURN NEXT;
+
+    FOREACH step IN ARRAY steps LOOP
+        i := i + 1;
+        verb := split_part(step, ' ', 1);
+        cnt := nullif(split_part(step, ' ', 2), '')::int;
+        r1 := NULL;
+        r2 := NULL;
+        CASE verb
+            WHEN 'next' THEN
+                FETCH NEXT FROM c1 INTO r1;
+                FETCH NEXT FROM c2 INTO r2;
+            WHEN 'prior' THEN
+                FETCH PRIOR FROM c1 INTO r1;
+                FETCH PRIOR FROM c2 INTO r2;
+            WHEN 'first' THEN
+                FETCH FIRST FROM c1 INTO r1;
+                FETCH FIRST FROM c2 INTO r2;
+            WHEN 'last' THEN
+                FETCH LAST FROM c1 INTO r1;
+                FETCH LAST FROM c2 INTO r2;
+            WHEN 'absolute' THEN
+                FETCH ABSOLUTE cnt FROM c1 INTO r1;
+                FETCH ABSOLUTE cnt FROM c2 INTO r2;
+            WHEN 'relative' THEN
+                FETCH RELATIVE cnt FROM c1 INTO r1;
+                FETCH RELATIVE cnt FROM c2 INTO r2;
+            WHEN 'forward' THEN
+                MOVE FORWARD cnt FROM c1;
+                MOVE FORWARD cnt FROM c2;
+                FETCH RELATIVE 0 FROM c1 INTO r1;
+                FETCH RELATIVE 0 FROM c2 INTO r2;
+            WHEN 'backward' THEN
+                MOVE BACKWARD cnt FROM c1;
+                MOVE BACKWARD cnt FROM c2;
+                FETCH RELATIVE 0 FROM c1 INTO r1;
+                FETCH RELATIVE 0 FROM c2 INTO r2;
+        END CASE;
+        n := i;
+        via_index := coalesce(r1, '-');
+        via_seqscan := coalesce(r2, '-');
+        same := r1 IS NOT DISTINCT FROM r2;
+        RETURN NEXT;
+    END LOOP;
+    CLOSE c1;
+    CLOSE c2;
+END
+$$;

@@ -513,6 +513,7 @@ typedef struct BmStats
 	long		found;
 	long		not_found;
 	long		sorted;
+	long		sorted_parts;	/* bpa_sorted_part calls that cut */
 	long		maps;
 	long		splits;
 	long		builds;
@@ -1347,6 +1348,66 @@ bm_range_end(BmInst *in, BmRange *rg, int start)
 }
 
 /*
+ * bpa_sorted_part() over rg: cut where the range's candidate blocks
+ * outnumber max_blocks, at the header slot of the block max_blocks from
+ * its start (forward) or its end, and then exactly the model's entries of
+ * the range below the cut (forward) or at or above it, ascending; else
+ * all of them.
+ */
+static inline bool
+bm_check_sorted_part(BmEngine *e, BmInst *in, BmRange *rg, bool use_null,
+					 bool use_end, int max_blocks, bool forward)
+{
+	BpaPredicateFn before = use_null ? NULL : bm_before_start;
+	BpaPredicateFn after = use_end ? bm_after_end : NULL;
+	int			n = in->model.n;
+	int			start = bm_range_start(in, rg);
+	int			end = use_end ? bm_range_end(in, rg, start) : n;
+	char	   *out = bm_galloc((size_t) n * e->width, 0xDD);
+	BpaPart		part = {max_blocks, forward, NULL};
+	int			first;
+	int			stop;
+	const char *cut_at;
+	int			cnt;
+	bool		ok = true;
+
+	bpa_candidate_blocks(in->region, before, after, rg, &first, &stop);
+	cut_at = stop - first <= max_blocks ? NULL :
+		bpa_header_entry(in->region, forward ? first + max_blocks : stop - max_blocks);
+	bm_scribble(e);
+	cnt = bpa_sorted_part(in->region, bm_cmp, &e->cmparg, before, after, rg,
+						  &part, out, e->scratch);
+	if (part.cut != cut_at)
+		ok = bm_fail("bpa_sorted_part (%d blocks, %s) cut at %s, expected %s",
+					 max_blocks, forward ? "forward" : "backward",
+					 part.cut ? bm_slot_str(e->width, part.cut) : "none",
+					 cut_at ? bm_slot_str(e->width, cut_at) : "none");
+	if (ok && cut_at != NULL)
+	{
+		/* the model's entries of the range on the copy's side of the cut */
+		while (forward && end > start &&
+			   bm_cmp(bm_model_at(&in->model, end - 1), cut_at, &e->cmparg) >= 0)
+			end--;
+		while (!forward && start < end &&
+			   bm_cmp(bm_model_at(&in->model, start), cut_at, &e->cmparg) < 0)
+			start++;
+	}
+	if (ok && !bm_gcheck(out, (size_t) n * e->width))
+		ok = bm_fail("bpa_sorted_part wrote outside out (room for %d slots)", n);
+	else if (ok && cnt != end - start)
+		ok = bm_fail("bpa_sorted_part (%d blocks, %s) returned %d, expected %d of %d",
+					 max_blocks, forward ? "forward" : "backward", cnt,
+					 end - start, n);
+	else if (ok && cnt > 0 &&
+			 memcmp(out, bm_model_at(&in->model, start), (size_t) cnt * e->width) != 0)
+		ok = bm_fail("bpa_sorted_part (%d blocks, %s) differs from the model",
+					 max_blocks, forward ? "forward" : "backward");
+	bm_gfree(out);
+	e->stats.sorted_parts += cut_at != NULL;
+	return ok;
+}
+
+/*
  * bpa_sorted() over rg: from its lower bound, and with use_end up to its
  * upper bound, exactly the model's entries in between, ascending; with
  * use_null the lower predicate is passed as NULL (rg->lo_mode must then
@@ -1394,6 +1455,10 @@ bm_do_sorted(BmEngine *e, BmInst *in, BmRange *rg, bool use_null, bool use_end)
 	}
 	bm_gfree(out);
 	e->stats.sorted++;
+	for (int max_blocks = 1; ok && max_blocks <= 2; max_blocks++)
+		for (int forward = 0; ok && forward <= 1; forward++)
+			ok = bm_check_sorted_part(e, in, rg, use_null, use_end, max_blocks,
+									  forward);
 	return ok;
 }
 

@@ -233,6 +233,7 @@ run_group(const char *group, int gno, TestFn fn,
 		total_stats.splits += e.stats.splits;
 		total_stats.builds += e.stats.builds;
 		total_stats.sorted += e.stats.sorted;
+		total_stats.sorted_parts += e.stats.sorted_parts;
 		total_stats.maps += e.stats.maps;
 		bm_engine_free(&e);
 	}
@@ -1653,13 +1654,13 @@ main(int argc, char **argv)
 	total_ops = 0;
 	run_group("random", 11, t_random, NULL);
 	snprintf(buf, sizeof(buf),
-			 "(%ld ops: %ld inserted, %ld duplicate, %ld full, %ld crowded, %ld flushes, %ld ascending, %ld log appends, %ld streams, %ld not streams, %ld removed, %ld splits, %ld builds, %ld sorted, %ld maps)",
+			 "(%ld ops: %ld inserted, %ld duplicate, %ld full, %ld crowded, %ld flushes, %ld ascending, %ld log appends, %ld streams, %ld not streams, %ld removed, %ld splits, %ld builds, %ld sorted (%ld parts cut), %ld maps)",
 			 total_ops, total_stats.inserted, total_stats.duplicate,
 			 total_stats.full, total_stats.crowded, total_stats.flushes,
 			 total_stats.ascending, total_stats.log_appends, total_stats.streams, total_stats.no_streams,
 			 total_stats.removed,
 			 total_stats.splits, total_stats.builds, total_stats.sorted,
-			 total_stats.maps);
+			 total_stats.sorted_parts, total_stats.maps);
 	group_end("random", buf);
 
 	printf("bpa: %d passed, %d failed\n", npassed, nfailed);
