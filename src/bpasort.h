@@ -32,5 +32,6 @@ extern int	bpa_first_true(const char *slots, int n, uint16_t width,
 						   BpaPredicateFn pred, void *arg, bool negate);
 extern void bpa_sort_slots(char *slots, int n, uint16_t width,
 						   BpaCompareFn compare, void *arg);
+extern int	bpa_compare_bytes(const void *a, const void *b, void *arg);
 
 #endif							/* BPASORT_H */

@@ -111,7 +111,7 @@ bp_leaf_open(BpLeaf *leaf, Page page, const BpSlotDesc *desc)
 		if (problem)
 			elog(ERROR, "bpindex: %s", problem);
 		leaf->width = leaf->codec.width;
-		leaf->compare = bp_compare_packed;
+		leaf->compare = bpa_compare_bytes;
 		leaf->compare_arg = &leaf->codec.width;
 		if (leaf->keyed)
 		{

@@ -513,15 +513,6 @@ bp_decode_entries(const BpLeaf *leaf, const char *encoded, int n, char *out)
 							 out + (Size) i * slot_width);
 }
 
-/* Comparator of packed entries: memcmp over the codec's width. */
-int
-bp_compare_packed(const void *a, const void *b, void *arg)
-{
-	int			c = memcmp(a, b, *(const uint16 *) arg);
-
-	return (c > 0) - (c < 0);
-}
-
 /*
  * Comparator of the entries of a keyed leaf, whose keys are offsets in
  * its page (or pointers, for a logical slot compared with them).

@@ -49,7 +49,6 @@ typedef struct BpLeaf
 	void	   *compare_arg;
 } BpLeaf;
 
-extern int	bp_compare_packed(const void *a, const void *b, void *arg);
 extern int	bp_compare_keyed(const void *a, const void *b, void *arg);
 extern int	bp_compare_packed_bytewise(const void *a, const void *b,
 									   void *arg);

@@ -329,7 +329,8 @@ copy_leaf_sorted(BpScanOpaque so, BpScanPos *pos, BpLeaf *leaf,
 							  &so->keys, dead_marks, pos->items, &so->work);
 	if (so->first_part && !leaf->keyed)
 		return copy_first_part(so, pos, leaf, dead_marks, dir);
-	if (!so->point)
+	/* many entries may share the first column: sort them encoded */
+	if (!so->point || (!so->point_equal && !leaf->keyed))
 		return bp_leaf_sorted(leaf, bp_below_range, bp_above_range,
 							  &so->keys, dead_marks, pos->items, &so->work);
 	n = bp_leaf_copy_range(leaf, &so->keys, dead_marks, pos->items, &so->work);

@@ -1757,6 +1757,57 @@ bm_fill_until_full(BmEngine *e, BmSource *s)
 }
 
 /* Check bpa_sort_slots() on n random slots (duplicates under cmp allowed). */
+/* A comparator the sort does not know: slots ordered as their bytes. */
+static inline int
+bm_cmp_bytes_reference(const void *a, const void *b, void *arg)
+{
+	int			c = memcmp(a, b, *(const uint16_t *) arg);
+
+	return (c > 0) - (c < 0);
+}
+
+/*
+ * bpa_sort_slots with bpa_compare_bytes (sorted as integers up to 16
+ * bytes and 512 slots) on n random slots of every width from 1 to 20,
+ * some repeated, some sharing leading bytes: byte for byte the order the
+ * generic sort gives with a reference comparator of the same order.
+ */
+static inline bool
+bm_check_sort_bytes(BmEngine *e, int n)
+{
+	bool		ok = true;
+
+	for (uint16_t width = 1; ok && width <= 20; width++)
+	{
+		size_t		bytes = (size_t) n * width;
+		char	   *fast = malloc(bytes + 1);
+		char	   *slow = malloc(bytes + 1);
+
+		if (fast == NULL || slow == NULL)
+			abort();
+		for (int i = 0; i < n; i++)
+		{
+			char	   *slot = fast + (size_t) i * width;
+
+			if (i > 0 && bm_rng_below(&e->rng, 5) == 0)
+				memcpy(slot, fast + (size_t) bm_rng_below(&e->rng, (uint32_t) i) * width, width);
+			else
+				for (int b = 0; b < width; b++)
+					slot[b] = (char) (b < width / 2 && bm_rng_below(&e->rng, 2) ? 0x7f :
+									  bm_rng_below(&e->rng, 256));
+		}
+		memcpy(slow, fast, bytes);
+		bpa_sort_slots(fast, n, width, bpa_compare_bytes, &width);
+		bpa_sort_slots(slow, n, width, bm_cmp_bytes_reference, &width);
+		if (memcmp(fast, slow, bytes) != 0)
+			ok = bm_fail("bpa_sort_slots as bytes: %d slots of %d bytes differ from the generic sort",
+						 n, width);
+		free(fast);
+		free(slow);
+	}
+	return ok;
+}
+
 static inline bool
 bm_do_sort_slots(BmEngine *e, BmSource *s, int n)
 {

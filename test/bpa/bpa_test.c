@@ -1062,6 +1062,13 @@ t_sort_slots(BmEngine *e, BmSource *s, const TestConfig *c)
 		if (!bm_do_sort_slots(e, s, n))
 			return false;
 	}
+	e->opname = "sort-slots-as-bytes";
+	for (n = 0; n <= 600; n += n < 40 ? 1 : 37)
+	{
+		e->opno++;
+		if (!bm_check_sort_bytes(e, n))
+			return false;
+	}
 	return true;
 }
 
