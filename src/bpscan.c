@@ -132,6 +132,7 @@ bp_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	so->parent_copy.eager = so->keys.nskip > 0 || so->keys.drive_key >= 0;
 	so->guess_leaf = InvalidBlockNumber;
 	so->leaf_guesses = 0;
+	so->guess_held = false;
 	so->range_only = false;
 	so->first_part = false;
 	so->point = so->keys.nkeys > 0 && so->keys.keys[0].attno == 0 &&

@@ -479,6 +479,29 @@ bp_scan_load_leaf(IndexScanDesc scan, BpScanPos *pos, Buffer buf, ScanDirection 
 }
 
 /*
+ * Skip scan: copy into pos the range's part of the locked leaf in buf (the
+ * range only, never the leaf whole) and, if that holds an entry, finish
+ * loading it as bp_scan_load_leaf does; else return false with the leaf
+ * still locked and pos invalid.
+ */
+bool
+bp_scan_load_range_if_any(IndexScanDesc scan, BpScanPos *pos, Buffer buf,
+						  ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpLeaf		leaf;
+
+	begin_load(scan, pos, buf, &leaf);
+	so->range_only = true;
+	pos->nitems = copy_leaf_sorted(so, pos, &leaf, scan->ignore_killed_tuples,
+								   dir);
+	if (pos->nitems == 0)
+		return false;
+	end_load(scan, pos, buf, dir, NULL, NULL);
+	return true;
+}
+
+/*
  * Load the locked leaf in buf into a scan position without copying it:
  * the caller found that it holds no entry of the range.
  */

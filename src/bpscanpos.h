@@ -88,6 +88,7 @@ typedef struct BpScanOpaqueData
 	BpParentCopy parent_copy;	/* the level-1 page its descents go through */
 	BlockNumber guess_leaf;		/* the leaf a skip scan's last guess reached */
 	int			leaf_guesses;	/* guesses in a row that reached it */
+	bool		guess_held;		/* the last guess found entries of its range */
 	bool		first_part;		/* the next leaf copy takes the first blocks
 								 * of the range only (a plain scan's first
 								 * leaf) */
@@ -136,6 +137,8 @@ extern void bp_scan_first_leaf(IndexScanDesc scan, ScanDirection dir,
 extern void bp_scan_element_leaf(IndexScanDesc scan, ScanDirection dir,
 								 int elem);
 extern void bp_scan_load_rest(IndexScanDesc scan, ScanDirection dir);
+extern bool bp_scan_load_range_if_any(IndexScanDesc scan, BpScanPos *pos,
+									  Buffer buf, ScanDirection dir);
 extern void bp_scan_load_adjacent_leaf(IndexScanDesc scan, BpScanPos *pos,
 									   ScanDirection dir, BlockNumber leaf,
 									   BlockNumber rightlink);

@@ -371,6 +371,53 @@ prefix_successor(BpScanOpaque so, ScanDirection dir)
 }
 
 /*
+ * Skip scan: does the locked leaf in buf, reached by a guess, lie within
+ * the guessed prefix in the scan direction (its fence there before the
+ * prefix after it), so that a copy of it whole would find no next prefix?
+ */
+static bool
+leaf_within_guess(BpScanOpaque so, Buffer buf, ScanDirection dir)
+{
+	bool		forward = ScanDirectionIsForward(dir);
+	Page		page = BufferGetPage(buf);
+	char		fence[BP_MAX_SLOT_WIDTH];
+
+	if (!(BpPageGetOpaque(page)->flags & (forward ? BP_HAS_HIGH : BP_HAS_LOW)))
+		return false;
+	bp_page_fence(&so->desc, page, forward, fence);
+	return forward ? bp_before_next_prefix(fence, &so->keys) :
+		bp_after_prev_prefix(fence, &so->keys);
+}
+
+/*
+ * Skip scan, after guesses that held: load the guessed prefix's range from
+ * the locked leaf in buf straight into so->pos, if it holds an entry
+ * there, and return true; else return false with the leaf still locked
+ * and so->pos as it was (the caller looks for the entry nearest the range).
+ */
+static bool
+load_guessed_range(IndexScanDesc scan, Buffer buf, ScanDirection dir)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+	BpScanPos	swap;
+
+	enter_prefix(so, &so->probe, so->bound, dir);
+	if (!bp_scan_load_range_if_any(scan, &so->probe, buf, dir))
+	{
+		so->guess_held = false;
+		return false;
+	}
+	so->leaf_guesses = BufferGetBlockNumber(buf) == so->guess_leaf ?
+		so->leaf_guesses + 1 : 1;
+	so->guess_leaf = BufferGetBlockNumber(buf);
+	swap = so->pos;
+	so->pos = so->probe;
+	so->probe = swap;
+	bp_scan_release_pos(&so->probe);
+	return true;
+}
+
+/*
  * Skip scan whose last prefix column is integer-like: descend straight to
  * the range of the prefix after the current one (prefix_successor), a
  * guess; in the
@@ -397,6 +444,9 @@ guess_next_prefix(IndexScanDesc scan, ScanDirection dir)
 	if (so->keys.drive_key >= 0)
 		bp_set_array_element(&so->keys, prefix_start_element(so, dir));
 	buf = bp_scan_descend(scan, forward ? bp_below_range : bp_not_above_range);
+	if (so->guess_held && leaf_within_guess(so, buf, dir) &&
+		load_guessed_range(scan, buf, dir))
+		return SEEK_LOADED;
 	bp_leaf_open(&leaf, BufferGetPage(buf), &so->desc);
 	if (so->probe.key_cxt)
 		bp_leaf_rebuild_keys_in(&leaf, so->probe.key_cxt);
@@ -439,9 +489,10 @@ guess_next_prefix(IndexScanDesc scan, ScanDirection dir)
 		so->leaf_guesses = 1;
 	so->guess_leaf = BufferGetBlockNumber(buf);
 	enter_prefix(so, &so->pos, so->bound, dir);
-	if (so->leaf_guesses <= SKIP_GUESSES_PER_LEAF &&
-		(forward ? bp_above_range(found, &so->keys) :
-		 bp_below_range(found, &so->keys)))
+	so->guess_held = bp_same_prefix(&so->keys, found, so->keys.prefix) &&
+		!(forward ? bp_above_range(found, &so->keys) :
+		  bp_below_range(found, &so->keys));
+	if (so->leaf_guesses <= SKIP_GUESSES_PER_LEAF && !so->guess_held)
 		bp_scan_load_leaf_empty(scan, &so->pos, buf, dir);
 	else
 		bp_scan_load_leaf(scan, &so->pos, buf, dir, NULL, NULL);
