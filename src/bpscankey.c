@@ -702,7 +702,7 @@ filter_matches(const BpScanFilter *filter, const BpSlotDesc *desc,
  * Test one key against the corresponding column of slot: a match, or the
  * side of the key's range on which the slot lies in index order.
  */
-static BpKeyResult
+static inline BpKeyResult
 test_key(const BpScanKey *key, const BpSlotDesc *desc, const char *slot)
 {
 	int			att = key->attno;
