@@ -135,7 +135,8 @@ bp_parallel_seize(IndexScanDesc scan, BpParallelNext *next, char *bound,
 			if (next->started || next->next_prefix)
 			{
 				memcpy(bound, shared->bound, shared->bound_width);
-				memcpy(bound_keys, shared->bound_keys, BP_KEYS_BUFSIZE);
+				if (bound_keys != NULL)
+					memcpy(bound_keys, shared->bound_keys, BP_KEYS_BUFSIZE);
 			}
 			shared->status = BP_PARALLEL_ADVANCING;
 			SpinLockRelease(&shared->mutex);

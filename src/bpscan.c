@@ -52,7 +52,7 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	bp_pos_alloc(&so->pos, &so->desc);
 	bp_leaf_work_init(&so->work, &so->desc);
 	so->bound = palloc(so->desc.width);
-	so->bound_keys = palloc(BP_KEYS_BUFSIZE);
+	so->bound_keys = bp_keys_buffer(&so->desc);
 	so->itup = palloc0(so->desc.has_keys ? BLCKSZ : so->desc.itup_size);
 	so->killed = NULL;
 	so->killed_capacity = 0;
@@ -166,7 +166,8 @@ bp_endscan(IndexScanDesc scan)
 		bp_pos_free(&so->mark);
 	if (bp_pos_allocated(&so->probe))
 		bp_pos_free(&so->probe);
-	pfree(so->bound_keys);
+	if (so->bound_keys)
+		pfree(so->bound_keys);
 	if (so->done_keys)
 		pfree(so->done_keys);
 	bp_parent_copy_free(&so->parent_copy);

@@ -541,7 +541,7 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, bool parallel,
 	if (nskip > 0)
 	{
 		out->prefix = palloc(out->desc->width);
-		out->prefix_keys = palloc(BP_KEYS_BUFSIZE);
+		out->prefix_keys = bp_keys_buffer(out->desc);
 	}
 	for (int i = 0; i < out->nkeys; i++)
 		if (out->keys[i].drives_array)

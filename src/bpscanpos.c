@@ -67,7 +67,7 @@ bp_pos_alloc(BpScanPos *pos, const BpSlotDesc *desc)
 		AllocSetContextCreate(CurrentMemoryContext, "bpindex scan position keys",
 							  ALLOCSET_DEFAULT_SIZES) : NULL;
 	pos->prefix = palloc(desc->width);
-	pos->prefix_keys = palloc(BP_KEYS_BUFSIZE);
+	pos->prefix_keys = bp_keys_buffer(desc);
 	pos->has_prefix = false;
 	pos->whole = false;
 	pos->filtering = false;
@@ -106,7 +106,8 @@ bp_pos_free(BpScanPos *pos)
 	pfree(pos->lowkey);
 	pfree(pos->highkey);
 	pfree(pos->prefix);
-	pfree(pos->prefix_keys);
+	if (pos->prefix_keys)
+		pfree(pos->prefix_keys);
 }
 
 /* Make room for n slots in a scan position's items. */

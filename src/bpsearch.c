@@ -405,7 +405,7 @@ bp_read_next_leaf(Relation index, const BpSlotDesc *desc, BlockNumber blkno,
 			   const char *highkey)
 {
 	char	   *expected = palloc(desc->width);
-	char	   *expected_keys = palloc(BP_KEYS_BUFSIZE);
+	char	   *expected_keys = bp_keys_buffer(desc);
 	char		fence[BP_MAX_SLOT_WIDTH];
 	BpSlotBound bound = {desc, expected};
 	Buffer		buf;
@@ -444,6 +444,7 @@ bp_read_next_leaf(Relation index, const BpSlotDesc *desc, BlockNumber blkno,
 		buf = bp_descend(index, bp_pivot_at_or_before, &bound, BUFFER_LOCK_SHARE);
 	}
 	pfree(expected);
-	pfree(expected_keys);
+	if (expected_keys)
+		pfree(expected_keys);
 	return buf;
 }

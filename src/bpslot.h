@@ -135,6 +135,16 @@ typedef struct BpSlotDesc
 	BpcColumns	columns;
 } BpSlotDesc;
 
+/*
+ * A buffer for the keys of a slot copied with bp_slot_copy_keys: NULL
+ * where the slots have no keys (the copy never touches it then).
+ */
+static inline char *
+bp_keys_buffer(const BpSlotDesc *desc)
+{
+	return desc->has_keys ? (char *) palloc(BP_KEYS_BUFSIZE) : NULL;
+}
+
 extern const char *bp_page_key(const BpSlotDesc *desc, const char *page,
 							   uint64 offset);
 extern void bp_report_key_pointer(uint64 ref);
