@@ -111,5 +111,31 @@ SELECT * FROM bp_queries('first part, many leaves', ARRAY[
     'select k from t_fpart_many where k < 10000 order by k desc limit 100',
     'select min(k), max(k) from t_fpart_many'
 ], ARRAY['index', 'indexonly']);
+-- a leaf with dead marks (a queue's head, whose first blocks may hold no
+-- live entry) is copied whole at once; the marked entries are skipped
+CREATE TABLE t_fpart_dead (k int8);
+CREATE INDEX t_fpart_dead_k ON t_fpart_dead USING bpindex (k);
+INSERT INTO t_fpart_dead SELECT (i * 7919) % 601 FROM generate_series(1, 600) i;
+VACUUM ANALYZE t_fpart_dead;
+DELETE FROM t_fpart_dead WHERE k < 150;
+SELECT bp_wait_for_horizon() AS horizon_reached;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SET enable_indexonlyscan = off;
+SELECT count(*) AS live FROM t_fpart_dead WHERE k >= 0;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+RESET enable_indexonlyscan;
+SELECT count(*) > 0 AS marked
+FROM bpindex_leaves('t_fpart_dead_k') l, bpindex_page_items('t_fpart_dead_k', l.blkno) i
+WHERE i.dead;
+SELECT * FROM bp_queries('first part, dead marks', ARRAY[
+    'select k from t_fpart_dead order by k limit 1',
+    'select k from t_fpart_dead order by k limit 20',
+    'select k from t_fpart_dead order by k desc limit 3',
+    'select k from t_fpart_dead where k > 100 order by k'
+], ARRAY['index']);
+SELECT * FROM bp_cursor('select k from t_fpart_dead order by k', :'steps', 'index');
+
 SELECT bpindex_check('t_fpart_ab', true), bpindex_check('t_fpart_desc_a', true),
        bpindex_check('t_fpart_desc_n', true), bpindex_check('t_fpart_many_k', true);

@@ -328,7 +328,9 @@ copy_leaf_sorted(BpScanOpaque so, BpScanPos *pos, BpLeaf *leaf,
 	if (pos->whole)
 		return bp_leaf_sorted(leaf, bp_below_outer_range, bp_above_outer_range,
 							  &so->keys, dead_marks, pos->items, &so->work);
-	if (so->first_part && !leaf->keyed)
+	/* a leaf with dead marks (a queue's head) may have none live early */
+	if (so->first_part && !leaf->keyed &&
+		!(dead_marks && bp_leaf_has_dead_marks(leaf->page)))
 		return copy_first_part(so, pos, leaf, dead_marks, dir);
 	/* many entries may share the first column: sort them encoded */
 	if (!so->point || (!so->point_equal && !leaf->keyed))
