@@ -78,10 +78,10 @@ column_limit(const BpCodec *codec, const BpScanKeys *keys, const uint64 *images,
 			*pinned = true;
 			*equal = half;
 		}
-		/* > a lies just above a's code, < a just below it */
+		/* > a lies just above a's code, < a just below it (not below 0) */
 		if (lower ? key->below_limit >= 0 : key->above_limit <= 0)
 			half = lower ? half + (key->below_limit > 0 ? 1 : 0) :
-				half - (key->above_limit < 0 ? 1 : 0);
+				half - (key->above_limit < 0 && half > 0 ? 1 : 0);
 		else if (lower ? null_code == 0 : null_code > 0)
 			half = lower ? 2 : 2 * null_code;	/* NULLs match no value */
 		else
@@ -145,6 +145,12 @@ bp_code_bound(const BpCodec *codec, const BpScanKeys *keys,
 				append_code(bound, code, width);
 				bound->inclusive = !lower;
 			}
+			break;
+		}
+		else if (limit / 2 > largest_code(width))
+		{
+			/* past every code: every entry lies below, none above */
+			bound->inclusive = lower;
 			break;
 		}
 		else
