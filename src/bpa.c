@@ -1276,6 +1276,33 @@ bpa_block_count(const char *region, int b)
 	return block_counts(region)[b];
 }
 
+/*
+ * Entries in the blocks, or -1 when a block's count leaves it no free
+ * slot or an unused block holds entries (bpacheck.c tells which).  For a
+ * region whose layout is valid.
+ */
+int
+bpa_blocks_total(const char *region)
+{
+	const BpaHeader *header = region_header(region);
+	const uint16_t *counts = block_counts(region);
+	uint16_t	block_size = header->layout.block_size;
+	int			used = header->used_blocks;
+	int			total = 0;
+	uint16_t	full = 0;
+	uint16_t	unused = 0;
+
+	/* branch-free loops: every leaf read checks its counts */
+	for (int b = 0; b < used; b++)
+	{
+		full |= counts[b] >= block_size;
+		total += counts[b];
+	}
+	for (int b = used; b < header->layout.num_blocks; b++)
+		unused |= counts[b];
+	return full || unused ? -1 : total;
+}
+
 /* Is block b's sorted bit set? */
 bool
 bpa_block_sorted(const char *region, int b)

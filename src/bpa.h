@@ -164,6 +164,7 @@ extern int	bpa_split(char *left, char *right, int nleft, BpaCompareFn compare,
 /* Read access to the parts, for inspection */
 extern int	bpa_used_blocks(const char *region);
 extern int	bpa_block_count(const char *region, int b);
+extern int	bpa_blocks_total(const char *region);
 extern bool bpa_block_sorted(const char *region, int b);
 extern const char *bpa_log_entry(const char *region, int i);
 extern const char *bpa_header_entry(const char *region, int b);

@@ -19,6 +19,7 @@ check_counters(const char *region, size_t region_size)
 	const BpaHeader *h = (const BpaHeader *) region;
 	const BpaLayout *l = &h->layout;
 	int			total = h->log_count;
+	int			blocks_total;
 
 	if (region_size < sizeof(BpaHeader) || !bpa_layout_valid(l))
 		return "invalid BPA layout";
@@ -28,6 +29,9 @@ check_counters(const char *region, size_t region_size)
 		return "log has no free slot";
 	if (h->used_blocks > l->num_blocks)
 		return "more header slots in use than blocks";
+	blocks_total = bpa_blocks_total(region);
+	if (blocks_total >= 0 && blocks_total + h->log_count == h->nentries)
+		return NULL;			/* sound: the loop below tells what is not */
 	for (int b = 0; b < l->num_blocks; b++)
 	{
 		int			count = bpa_block_count(region, b);

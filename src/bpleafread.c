@@ -409,6 +409,8 @@ leading_columns_outside(LeafReader *reader, const uint8 *stored, bool below)
 	return 0;
 }
 
+static BpaPredicateFn stored_predicate(LeafReader *reader, bool below);
+
 /*
  * A reader's predicate on a stored entry: outside (BP_KEY_BELOW or
  * BP_KEY_ABOVE) where the prefixes, windows or first column's bytes
@@ -423,25 +425,7 @@ reader_predicate(LeafReader *reader, const void *stored, BpKeyResult outside,
 	if (reader->code_kind == CODE_UNKNOWN)
 		reader->code_kind = first_code_kind(reader);
 	if (reader->code_kind == CODE_BOUNDS)
-	{
-		int			side = outside == BP_KEY_BELOW ? 0 : 1;
-		bool		beyond;
-
-		if (!reader->bound_built[side])
-		{
-			bp_code_bound(&reader->leaf->codec,
-						  (const BpScanKeys *) reader->pred_arg,
-						  reader->key_images, side == 0, &reader->bounds[side]);
-			reader->bound_built[side] = true;
-		}
-		beyond = side == 0 ?
-			bp_code_below((const uint8 *) stored, &reader->bounds[0]) :
-			bp_code_above((const uint8 *) stored, &reader->bounds[1]);
-
-		Assert(beyond == (leading_columns_outside(reader, stored,
-												  outside == BP_KEY_BELOW) == 1));
-		return beyond;
-	}
+		return stored_predicate(reader, outside == BP_KEY_BELOW) (stored, reader);
 	if (reader->code_kind != CODE_NONE)
 	{
 		int			result = reader->code_kind == CODE_COLUMNS ?
@@ -474,6 +458,52 @@ reader_after_end(const void *stored, void *arg)
 	LeafReader *reader = (LeafReader *) arg;
 
 	return reader_predicate(reader, stored, BP_KEY_ABOVE, reader->after_end);
+}
+
+/* reader_before_start where code bounds tell: one comparison. */
+static bool
+reader_code_below(const void *stored, void *arg)
+{
+	LeafReader *reader = (LeafReader *) arg;
+	bool		below = bp_code_below((const uint8 *) stored, &reader->bounds[0]);
+
+	Assert(below == (leading_columns_outside(reader, stored, true) == 1));
+	return below;
+}
+
+/* reader_after_end where code bounds tell: one comparison. */
+static bool
+reader_code_above(const void *stored, void *arg)
+{
+	LeafReader *reader = (LeafReader *) arg;
+	bool		above = bp_code_above((const uint8 *) stored, &reader->bounds[1]);
+
+	Assert(above == (leading_columns_outside(reader, stored, false) == 1));
+	return above;
+}
+
+/*
+ * The predicate on the stored entries of a decoding reader, whose
+ * predicates on logical slots are set: before_start's (below) or
+ * after_end's, straight on the codes where the keys are code bounds.
+ */
+static BpaPredicateFn
+stored_predicate(LeafReader *reader, bool below)
+{
+	int			side = below ? 0 : 1;
+
+	if (reader->code_kind == CODE_UNKNOWN)
+		reader->code_kind = first_code_kind(reader);
+	if (reader->code_kind != CODE_BOUNDS)
+		return below ? reader_before_start : reader_after_end;
+	if (!reader->bound_built[side])
+	{
+		bp_code_bound(&reader->leaf->codec,
+					  (const BpScanKeys *) reader->pred_arg,
+					  reader->key_images, below, &reader->bounds[side]);
+		reader->bound_built[side] = true;
+	}
+	return below ? reader_code_below : reader_code_above;
 }
 
 /* Visit of a stored entry: the caller's visit of its logical slot. */
@@ -596,9 +626,9 @@ bp_leaf_sorted_part(BpLeaf *leaf, BpaPredicateFn before_start,
 	}
 	n = bpa_sorted_part(leaf->region, leaf->compare, leaf->compare_arg,
 						before_start == NULL ? NULL :
-						decodes ? reader_before_start : before_start,
+						decodes ? stored_predicate(&reader, true) : before_start,
 						after_end == NULL ? NULL :
-						decodes ? reader_after_end : after_end,
+						decodes ? stored_predicate(&reader, false) : after_end,
 						decodes ? (void *) &reader : arg, &region_part,
 						stored, scratch);
 	if (decodes)
@@ -638,8 +668,7 @@ bp_leaf_nearest(BpLeaf *leaf, BpaPredicateFn excluded, void *arg,
 		reader.after_end = excluded;
 	reader.pred_arg = arg;
 	stored = bpa_nearest(leaf->region, leaf->compare, leaf->compare_arg,
-						 !decodes ? excluded :
-						 forward ? reader_before_start : reader_after_end,
+						 !decodes ? excluded : stored_predicate(&reader, forward),
 						 decodes ? (void *) &reader : arg, forward);
 	if (stored == NULL)
 		return false;
@@ -679,8 +708,9 @@ bp_leaf_map(BpLeaf *leaf, BpaPredicateFn before_start, BpaPredicateFn after_end,
 		bpa_map(leaf->region, before_start, after_end, arg, reader_visit, &reader);
 		return;
 	}
-	bpa_map(leaf->region, before_start ? reader_before_start : NULL,
-			after_end ? reader_after_end : NULL, &reader, reader_visit, &reader);
+	bpa_map(leaf->region, before_start ? stored_predicate(&reader, true) : NULL,
+			after_end ? stored_predicate(&reader, false) : NULL, &reader,
+			reader_visit, &reader);
 }
 
 /* The codes of the first column that the range of keys admits. */
@@ -979,7 +1009,8 @@ skip_below_range(BpLeaf *leaf, LeafReader *reader, const char **run, int *n)
 {
 	bool		decodes = bp_leaf_decodes(leaf);
 	int			lo = bpa_first_true(*run, *n, leaf->width,
-									decodes ? reader_before_start : reader->before_start,
+									decodes ? stored_predicate(reader, true) :
+									reader->before_start,
 									decodes ? (void *) reader : reader->pred_arg,
 									true);
 
@@ -1022,8 +1053,9 @@ collect_range_inside(BpLeaf *leaf, RangeCopy *copy)
 	copy_run_inside(copy, bpa_log_entry(leaf->region, 0),
 					bpa_log_count(leaf->region), false);
 	if (bp_leaf_decodes(leaf))
-		bpa_candidate_blocks(leaf->region, reader_before_start, reader_after_end,
-							 reader, &first, &end);
+		bpa_candidate_blocks(leaf->region, stored_predicate(reader, true),
+							 stored_predicate(reader, false), reader,
+							 &first, &end);
 	else
 		bpa_candidate_blocks(leaf->region, bp_below_range, bp_above_range,
 							 (void *) keys, &first, &end);

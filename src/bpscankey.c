@@ -557,6 +557,17 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, bool parallel,
 			out->keys[i].kind == BP_CMP_FMGR || out->keys[i].kind == BP_CMP_PREFIX)
 			out->first_column_inline = false;
 
+	out->inline_columns = true;
+	for (int i = 0; i < out->nkeys; i++)
+	{
+		const BpScanKey *key = &out->keys[i];
+
+		if ((key->flags != 0 && !key->skip) || key->kind == BP_CMP_FMGR ||
+			key->kind == BP_CMP_PREFIX || out->desc->reverse[key->attno] ||
+			out->desc->nulls_first[key->attno])
+			out->inline_columns = false;
+	}
+
 	out->point_bytes = out->nkeys == 1 && out->nfilters == 0 &&
 		out->keys[0].attno == 0 && out->keys[0].flags == 0 &&
 		out->keys[0].strategy == BTEqualStrategyNumber &&
@@ -853,6 +864,54 @@ outside_range(const BpScanKeys *keys, const char *slot, BpKeyResult side,
 }
 
 /*
+ * outside_range for keys with inline_columns and the range (not the outer
+ * one): the same walk, a key's side told by one inline comparison, NULLs
+ * after every value.
+ */
+static inline bool
+outside_inline_columns(const BpScanKeys *keys, const char *slot,
+					   BpKeyResult side)
+{
+	const BpSlotDesc *desc = keys->desc;
+	int			i = 0;
+
+	for (int att = 0; i < keys->nkeys && keys->keys[i].attno == att; att++)
+	{
+		bool		isnull = bp_slot_isnull(desc, slot, att);
+		const char *value = slot + desc->att_offset[att];
+		bool		pinned = false;
+		bool		all_equal = true;
+
+		for (; i < keys->nkeys && keys->keys[i].attno == att; i++)
+		{
+			const BpScanKey *key = &keys->keys[i];
+			BpKeyResult result;
+
+			if (ignored_key(keys, key, false))
+				continue;
+			if (key->flags & SK_SEARCHNULL)
+				result = isnull ? BP_KEY_MATCH : BP_KEY_BELOW;
+			else if (isnull)
+				result = BP_KEY_ABOVE;
+			else
+				result = bp_key_side(key, bp_compare_inline(key->kind, value,
+															key->argument,
+															desc->att_len[att]));
+			if (result == side)
+				return true;
+			if (key_is_equality(key))
+			{
+				pinned = true;
+				all_equal &= result == BP_KEY_MATCH;
+			}
+		}
+		if (!pinned || !all_equal)
+			return false;
+	}
+	return false;
+}
+
+/*
  * outside_range for keys with first_column_inline: is slot below the range
  * (below) or above it (!below)?  One inline comparison per key.
  */
@@ -884,6 +943,13 @@ bp_below_range(const void *slot, void *arg)
 
 	if (keys->first_column_inline)
 		return outside_first_column(keys, slot, true);
+	if (keys->inline_columns)
+	{
+		bool		below = outside_inline_columns(keys, slot, BP_KEY_BELOW);
+
+		Assert(below == outside_range(keys, slot, BP_KEY_BELOW, false));
+		return below;
+	}
 	return outside_range(keys, slot, BP_KEY_BELOW, false);
 }
 
@@ -895,6 +961,13 @@ bp_above_range(const void *slot, void *arg)
 
 	if (keys->first_column_inline)
 		return outside_first_column(keys, slot, false);
+	if (keys->inline_columns)
+	{
+		bool		above = outside_inline_columns(keys, slot, BP_KEY_ABOVE);
+
+		Assert(above == outside_range(keys, slot, BP_KEY_ABOVE, false));
+		return above;
+	}
 	return outside_range(keys, slot, BP_KEY_ABOVE, false);
 }
 

@@ -117,6 +117,9 @@ typedef struct BpScanKeys
 	bool		first_column_inline;	/* every key is a value key on the
 										 * first column with an inline
 										 * comparison */
+	bool		inline_columns; /* every key has an inline comparison, on
+								 * an ASC NULLS LAST column, and is a value
+								 * key or a skip key */
 	BpScanKey  *keys;			/* room for twice the executor's keys */
 	int			nfilters;
 	BpScanFilter *filters;		/* room for the executor's keys */

@@ -32,14 +32,16 @@ bp_choose_child(Page page, const BpSlotDesc *desc, BpGoRightFn go_right,
 	uint16		width = desc->width;
 	int			lo = 1;
 	int			hi = bp_internal_header(page, width)->nitems - 1;
+	const char *pivots = bp_internal_pivot(page, width, 0);
 	char		pivot[BP_MAX_SLOT_WIDTH];
 
 	while (lo <= hi)
 	{
 		int			mid = (lo + hi) / 2;
+		const char *stored = pivots + (Size) mid * width;
 
-		if (go_right(bp_page_slot(desc, page, bp_internal_pivot(page, width, mid),
-								  pivot), arg))
+		if (go_right(desc->has_keys ? bp_page_slot(desc, page, stored, pivot) :
+					 stored, arg))
 			lo = mid + 1;
 		else
 			hi = mid - 1;

@@ -1164,6 +1164,20 @@ poke16(char *region, size_t off, uint16_t v)
 /* Offset of the BpaHeader field at fieldoff. */
 #define HDR_OFF(field) offsetof(BpaHeader, field)
 
+/* bpa_blocks_total of a sound region: the sum of its blocks' counts. */
+static bool
+blocks_total_matches(const char *region)
+{
+	int			sum = 0;
+
+	for (int b = 0; b < bpa_used_blocks(region); b++)
+		sum += bpa_block_count(region, b);
+	if (bpa_blocks_total(region) != sum)
+		return bm_fail("bpa_blocks_total %d, the blocks hold %d",
+					   bpa_blocks_total(region), sum);
+	return true;
+}
+
 /*
  * Corruptions bpa_check must detect: header fields, block counts, stored
  * entries (found through bpa_find, no offsets needed), sorted bits and
@@ -1197,6 +1211,8 @@ t_corrupt(BmEngine *e, BmSource *s, const TestConfig *c)
 			break;
 		memcpy(saved, in->region, e->region_size);
 		bm_read_hdr(e, in->region, &hdr);
+		if (!(ok = blocks_total_matches(in->region)))
+			break;
 		e->opname = "corrupt";
 
 		poke16(in->region, HDR_OFF(log_count), l->log_size);
