@@ -162,14 +162,17 @@ bp_code_bound(const BpCodec *codec, const BpScanKeys *keys,
 }
 
 /*
- * Can the range of keys be told by bounds on the codes of a packed leaf
- * of codec?  Value keys only (no NULL tests), at most one equality key a
- * column, on integer columns of at most 7 bytes, none a constant NULL;
- * the caller checks that they are ascending integer-like columns whose
- * keys' values have images in the codec's space.
+ * Can the range of keys, whose values' images are images, be told by
+ * bounds on the codes of a packed leaf of codec?  Value keys only (no NULL
+ * tests), the equality keys of a column all of one value (a skip scan's
+ * prefix and a driving array's element on one column), on integer columns
+ * of at most 7 bytes, none a constant NULL; the caller checks that they
+ * are ascending integer-like columns whose keys' values have images in
+ * the codec's space.
  */
 bool
-bp_code_bounds_usable(const BpCodec *codec, const BpScanKeys *keys)
+bp_code_bounds_usable(const BpCodec *codec, const BpScanKeys *keys,
+					  const uint64 *images)
 {
 	for (int i = 0; i < keys->nkeys; i++)
 	{
@@ -183,7 +186,8 @@ bp_code_bounds_usable(const BpCodec *codec, const BpScanKeys *keys)
 		if (key->strategy == BTEqualStrategyNumber)
 			for (int j = 0; j < i; j++)
 				if (keys->keys[j].attno == att &&
-					keys->keys[j].strategy == BTEqualStrategyNumber)
+					keys->keys[j].strategy == BTEqualStrategyNumber &&
+					images[j] != images[i])
 					return false;
 	}
 	return true;

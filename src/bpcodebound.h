@@ -28,7 +28,8 @@ typedef struct BpCodeBound
 	uint8		bytes[BP_CODE_BOUND_BYTES];
 } BpCodeBound;
 
-extern bool bp_code_bounds_usable(const BpCodec *codec, const BpScanKeys *keys);
+extern bool bp_code_bounds_usable(const BpCodec *codec, const BpScanKeys *keys,
+								  const uint64 *images);
 extern void bp_code_bound(const BpCodec *codec, const BpScanKeys *keys,
 						  const uint64 *images, bool lower, BpCodeBound *bound);
 

@@ -247,7 +247,7 @@ leading_columns_kind(LeafReader *reader, const BpScanKeys *keys)
 			offset += leaf->codec.att_width[j];
 		reader->code_offsets[i] = offset;
 	}
-	if (bp_code_bounds_usable(&leaf->codec, keys))
+	if (bp_code_bounds_usable(&leaf->codec, keys, reader->key_images))
 		return CODE_BOUNDS;
 	return CODE_COLUMNS;
 }

@@ -169,14 +169,37 @@ enter_if_range_elsewhere(IndexScanDesc scan, Buffer buf, ScanDirection dir)
 	return true;
 }
 
+/*
+ * Can prefix_successor guess the prefix after the one of slot: is the
+ * prefix's last column integer-like and its value in slot not NULL?
+ */
+static bool
+successor_guessable(BpScanOpaque so, const char *slot)
+{
+	int			att = so->keys.nskip - 1;
+	BpCompareKind kind = so->desc.cmp_kind[att];
+
+	return (kind == BP_CMP_INT2 || kind == BP_CMP_INT4 || kind == BP_CMP_INT8) &&
+		!bp_slot_isnull(&so->desc, slot, att);
+}
+
+/* Can prefix_successor guess the prefix after the current one? */
+static bool
+prefix_guessable(BpScanOpaque so)
+{
+	return so->pos.has_prefix && successor_guessable(so, so->pos.prefix);
+}
+
 /* What a skip scan's look at the leaf of the next prefix found. */
 typedef enum BpPeek
 {
 	PEEK_COPY,					/* copy the leaf to go on there */
 	PEEK_END,					/* the outer range has no further prefix */
-	PEEK_ELSEWHERE				/* the next prefix is entered (into
+	PEEK_ELSEWHERE,				/* the next prefix is entered (into
 								 * so->bound), its range starts beyond the
 								 * leaf */
+	PEEK_LOADED					/* ... it starts in the leaf, whose part of
+								 * the range so->pos holds */
 } BpPeek;
 
 /*
@@ -248,24 +271,23 @@ peek_next_prefix(IndexScanDesc scan, Buffer *bufp, ScanDirection dir)
 	bp_slot_copy_keys(&so->desc, found, so->bound, so->bound_keys, false);
 	if (enter_if_range_elsewhere(scan, buf, dir))
 		return PEEK_ELSEWHERE;
-	/* the range starts here: copy the leaf, seeking from the old prefix */
+	/*
+	 * The range starts here.  When the prefix after found's can be guessed,
+	 * enter found's and load its range only: a copy of the leaf whole would
+	 * decode every entry to find the next prefix, which a guess finds (and
+	 * where values are dense, the guess's copy of the leaf will be whole).
+	 */
+	if (successor_guessable(so, found))
+	{
+		enter_prefix(so, &so->pos, so->bound, dir);
+		so->guess_held = false;
+		if (!bp_scan_load_range_if_any(scan, &so->pos, buf, dir))
+			bp_scan_load_leaf_empty(scan, &so->pos, buf, dir);
+		return PEEK_LOADED;
+	}
+	/* copy the leaf, seeking from the old prefix */
 	restore_position_keys(so);
 	return PEEK_COPY;
-}
-
-/*
- * Can prefix_successor guess the prefix after the current one: is the
- * prefix's last column integer-like and its value not NULL?
- */
-static bool
-prefix_guessable(BpScanOpaque so)
-{
-	int			att = so->keys.nskip - 1;
-	BpCompareKind kind = so->desc.cmp_kind[att];
-
-	return so->pos.has_prefix &&
-		(kind == BP_CMP_INT2 || kind == BP_CMP_INT4 || kind == BP_CMP_INT8) &&
-		!bp_slot_isnull(&so->desc, so->pos.prefix, att);
 }
 
 /*
@@ -554,6 +576,9 @@ seek_prefix(IndexScanDesc scan, ScanDirection dir)
 				case PEEK_ELSEWHERE:
 					bp_scan_release_pos(probe);
 					return SEEK_ENTERED;
+				case PEEK_LOADED:
+					bp_scan_release_pos(probe);
+					return SEEK_LOADED;
 				case PEEK_COPY:
 					bp_scan_load_leaf(scan, probe, buf, dir, NULL, NULL);
 					break;
