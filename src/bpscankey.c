@@ -823,14 +823,33 @@ bp_test_outer_keys(const BpScanKeys *keys, const char *slot)
 }
 
 /*
+ * The side of key's range on which column att of slot lies, for keys with
+ * inline_columns: one inline comparison, NULLs after every value.
+ */
+static inline BpKeyResult
+inline_key_side(const BpScanKey *key, const BpSlotDesc *desc, const char *slot,
+				int att)
+{
+	bool		isnull = bp_slot_isnull(desc, slot, att);
+
+	if (key->flags & SK_SEARCHNULL)
+		return isnull ? BP_KEY_MATCH : BP_KEY_BELOW;
+	if (isnull)
+		return BP_KEY_ABOVE;
+	return bp_key_side(key, bp_compare_inline(key->kind, slot + desc->att_offset[att],
+											  key->argument, desc->att_len[att]));
+}
+
+/*
  * Is slot outside the range on the given side?  Walks the key columns in
  * order; a column is looked at only while all earlier columns are pinned
  * by equality keys that the slot satisfies.  The outer range of a skip
- * scan ignores the skip keys, as does a skip scan without a prefix.
+ * scan ignores the skip keys, as does a skip scan without a prefix.  Keys
+ * with inline_columns may test each key inline (inline_tests).
  */
-static bool
-outside_range(const BpScanKeys *keys, const char *slot, BpKeyResult side,
-			  bool outer)
+static pg_attribute_always_inline bool
+walk_columns(const BpScanKeys *keys, const char *slot, BpKeyResult side,
+			 bool outer, bool inline_tests)
 {
 	int			i = 0;
 
@@ -846,57 +865,8 @@ outside_range(const BpScanKeys *keys, const char *slot, BpKeyResult side,
 
 			if (ignored_key(keys, key, outer))
 				continue;
-			result = test_key(key, keys->desc, slot);
-
-			if (result == side)
-				return true;
-			if (key_is_equality(key))
-			{
-				pinned = true;
-				if (result != BP_KEY_MATCH)
-					all_equal = false;
-			}
-		}
-		if (!pinned || !all_equal)
-			return false;
-	}
-	return false;
-}
-
-/*
- * outside_range for keys with inline_columns and the range (not the outer
- * one): the same walk, a key's side told by one inline comparison, NULLs
- * after every value.
- */
-static inline bool
-outside_inline_columns(const BpScanKeys *keys, const char *slot,
-					   BpKeyResult side)
-{
-	const BpSlotDesc *desc = keys->desc;
-	int			i = 0;
-
-	for (int att = 0; i < keys->nkeys && keys->keys[i].attno == att; att++)
-	{
-		bool		isnull = bp_slot_isnull(desc, slot, att);
-		const char *value = slot + desc->att_offset[att];
-		bool		pinned = false;
-		bool		all_equal = true;
-
-		for (; i < keys->nkeys && keys->keys[i].attno == att; i++)
-		{
-			const BpScanKey *key = &keys->keys[i];
-			BpKeyResult result;
-
-			if (ignored_key(keys, key, false))
-				continue;
-			if (key->flags & SK_SEARCHNULL)
-				result = isnull ? BP_KEY_MATCH : BP_KEY_BELOW;
-			else if (isnull)
-				result = BP_KEY_ABOVE;
-			else
-				result = bp_key_side(key, bp_compare_inline(key->kind, value,
-															key->argument,
-															desc->att_len[att]));
+			result = inline_tests ? inline_key_side(key, keys->desc, slot, att) :
+				test_key(key, keys->desc, slot);
 			if (result == side)
 				return true;
 			if (key_is_equality(key))
@@ -909,6 +879,25 @@ outside_inline_columns(const BpScanKeys *keys, const char *slot,
 			return false;
 	}
 	return false;
+}
+
+/* walk_columns testing each key in general. */
+static bool
+outside_range(const BpScanKeys *keys, const char *slot, BpKeyResult side,
+			  bool outer)
+{
+	return walk_columns(keys, slot, side, outer, false);
+}
+
+/*
+ * outside_range of the range (not the outer one) for keys with
+ * inline_columns: each key one inline comparison.
+ */
+static bool
+outside_inline_columns(const BpScanKeys *keys, const char *slot,
+					   BpKeyResult side)
+{
+	return walk_columns(keys, slot, side, false, true);
 }
 
 /*
