@@ -5,7 +5,8 @@
 -- and =, under NULLS FIRST and NULLS LAST, on columns of one value (code
 -- width 0) and on two columns with NULLs, must read as a sequential scan
 -- does in every plan shape (assertion builds also check every bound
--- against the column-by-column test).
+-- against the column-by-column test).  Descents over integer columns test
+-- pivots the same way (bp_integer_bound), checked likewise.
 --
 \set ECHO none
 \i sql/include/helpers.sql
@@ -84,3 +85,38 @@ SELECT * FROM bp_queries('code bounds, two columns', ARRAY[
 ]);
 SELECT bpindex_check('t_cb_first', true), bpindex_check('t_cb_last', true),
        bpindex_check('t_cb_const_a', true), bpindex_check('t_cb_pair_ab', true);
+
+-- descents over integer columns compare each pivot and fence with one
+-- integer a column (bp_integer_bound): limits of equal value, = keys of
+-- two values, skip scans over NULL prefixes, int2 and oid columns, both
+-- directions, over indexes of many leaves
+CREATE TABLE t_ib (a int4, b int8, c int2, o oid);
+INSERT INTO t_ib SELECT CASE WHEN i % 23 = 0 THEN NULL ELSE i % 9 END,
+    CASE WHEN i % 31 = 0 THEN NULL ELSE i END, (i % 50)::int2, (i % 7)::oid
+    FROM generate_series(1, 30000) i;
+CREATE INDEX t_ib_abc ON t_ib USING bpindex (a, b, c) WITH (fillfactor = 30);
+CREATE INDEX t_ib_oc ON t_ib USING bpindex (o, c) WITH (fillfactor = 30);
+VACUUM ANALYZE t_ib;
+SELECT leaf_pages > 20 AS many_leaves FROM bpindex_stats('t_ib_abc');
+SELECT * FROM bp_queries('integer bounds of descents', ARRAY[
+    'select a, b, c from t_ib where b = 12345',
+    'select a, b, c from t_ib where b = 12351',
+    'select a, b, c from t_ib where b between 20000 and 20040',
+    'select a, b, c from t_ib where b in (2, 4600, 29999)',
+    'select a, b, c from t_ib where a = 4 and b > 15001 and b >= 15001',
+    'select a, b, c from t_ib where a = 4 and b >= 15002 and b > 15001',
+    'select a, b, c from t_ib where a = 4 and b < 9001 and b <= 9000',
+    'select a, b, c from t_ib where a = 4 and a = any(array[5, 6])',
+    'select a, b, c from t_ib where a = 4 and a = any(array[4, 6]) and b < 100',
+    'select a, b, c from t_ib where a > 7 and b = 305',
+    'select a, b, c from t_ib where a < 1 and b > 29000',
+    'select a, b, c from t_ib where a = 4 and b = 15007 and c = 7',
+    'select a, b, c from t_ib where a = 4 and b = 15007 and c > 4',
+    'select a, b, c from t_ib where b < 200 order by a desc, b desc, c desc',
+    'select a, b, c from t_ib where b > 29800 order by a desc, b desc, c desc',
+    'select a, b, c from t_ib where a is null and b > 29000',
+    'select o, c from t_ib where o = 3 and c < 10',
+    'select o, c from t_ib where c = 7',
+    'select o, c from t_ib where o >= 6 and c between 40 and 41 order by o desc, c desc'
+]);
+SELECT bpindex_check('t_ib_abc', true), bpindex_check('t_ib_oc', true);

@@ -924,6 +924,192 @@ outside_first_column(const BpScanKeys *keys, const char *slot, bool below)
 	return false;
 }
 
+/* Is kind a comparison of integers (bp_integer_bound)? */
+static bool
+integer_kind(BpCompareKind kind)
+{
+	return kind == BP_CMP_INT2 || kind == BP_CMP_INT4 || kind == BP_CMP_INT8 ||
+		kind == BP_CMP_UINT32;
+}
+
+/* The value of an integer_kind datum. */
+static inline int64
+integer_datum(BpCompareKind kind, Datum value)
+{
+	switch (kind)
+	{
+		case BP_CMP_INT2:
+			return DatumGetInt16(value);
+		case BP_CMP_INT4:
+			return DatumGetInt32(value);
+		case BP_CMP_UINT32:
+			return DatumGetObjectId(value);
+		default:
+			return DatumGetInt64(value);
+	}
+}
+
+/* The integer of kind (integer_kind) stored at p. */
+static inline int64
+integer_at(BpCompareKind kind, const char *p)
+{
+	switch (kind)
+	{
+		case BP_CMP_INT2:
+			return DatumGetInt16(bp_fetch_byval(p, 2));
+		case BP_CMP_INT4:
+			return DatumGetInt32(bp_fetch_byval(p, 4));
+		case BP_CMP_UINT32:
+			return DatumGetObjectId(bp_fetch_byval(p, 4));
+		default:
+			return DatumGetInt64(bp_fetch_byval(p, 8));
+	}
+}
+
+/*
+ * Narrow col's limit on one side (lower or not) to the one of key: the
+ * tighter value, and where two are equal, strict if either is.
+ */
+static void
+narrow_integer_limit(BpIntegerBoundColumn *col, const BpScanKey *key,
+					 bool lower, int64 value)
+{
+	int			limit = lower ? key->below_limit : key->above_limit;
+	bool		strict;
+
+	if (lower ? limit == INT_MIN : limit == INT_MAX)
+		return;					/* no limit on this side */
+	strict = lower ? limit > 0 : limit < 0;
+	if (!col->has_limit || (lower ? value > col->limit : value < col->limit))
+	{
+		col->limit = value;
+		col->strict = strict;
+	}
+	else if (value == col->limit)
+		col->strict |= strict;
+	col->has_limit = true;
+}
+
+/*
+ * Compile one side of the range of keys, the lower (bp_below_range) or
+ * the upper (bp_above_range), into bound, for columns that compare as
+ * integers: true when every column the range walks is integer-like with
+ * keys of its own type (inline_columns), and no column has both an IS
+ * NULL key and value keys.  The keys must not change while bound is used.
+ */
+bool
+bp_integer_bound(const BpScanKeys *keys, bool lower, BpIntegerBound *bound)
+{
+	const BpSlotDesc *desc = keys->desc;
+	int			i = 0;
+
+	if (!keys->inline_columns)
+		return false;
+	bound->desc = desc;
+	bound->ncolumns = 0;
+#ifdef USE_ASSERT_CHECKING
+	bound->keys = keys;
+#endif
+	for (int att = 0; i < keys->nkeys && keys->keys[i].attno == att; att++)
+	{
+		BpIntegerBoundColumn *col = &bound->columns[att];
+		bool		any_value = false;
+
+		if (att >= BP_INTEGER_BOUND_COLUMNS || !integer_kind(desc->cmp_kind[att]))
+			return false;
+		memset(col, 0, sizeof(BpIntegerBoundColumn));
+		col->offset = desc->att_offset[att];
+		col->kind = desc->cmp_kind[att];
+		for (; i < keys->nkeys && keys->keys[i].attno == att; i++)
+		{
+			const BpScanKey *key = &keys->keys[i];
+			int64		value;
+
+			if (ignored_key(keys, key, false))
+				continue;
+			if (key->flags & SK_SEARCHNULL)
+			{
+				col->null_pinned = true;
+				continue;
+			}
+			if (key->kind != col->kind)
+				return false;
+			any_value = true;
+			value = integer_datum(col->kind, key->argument);
+			if (key->strategy == BTEqualStrategyNumber)
+			{
+				col->conflict |= col->pinned && col->equal != value;
+				col->pinned = true;
+				col->equal = value;
+			}
+			narrow_integer_limit(col, key, lower, value);
+		}
+		if (col->null_pinned && any_value)
+			return false;
+		if (!col->null_pinned && !any_value)
+			break;				/* the walk stops at a column without keys */
+		bound->ncolumns = att + 1;
+	}
+	return true;
+}
+
+/*
+ * Is slot outside bound, below it (a lower bound) or above it: the walk
+ * of outside_range, a column one integer comparison.
+ */
+static pg_attribute_always_inline bool
+outside_integer_bound(const BpIntegerBound *bound, const char *slot, bool lower)
+{
+	for (int att = 0; att < bound->ncolumns; att++)
+	{
+		const BpIntegerBoundColumn *col = &bound->columns[att];
+		int64		value;
+
+		if (bp_slot_isnull(bound->desc, slot, att))
+		{
+			if (col->null_pinned)
+				continue;		/* equal: the next column decides */
+			return !lower;		/* NULLs lie after every value */
+		}
+		if (col->null_pinned)
+			return lower;		/* values lie before NULL */
+		value = integer_at(col->kind, slot + col->offset);
+		if (col->has_limit &&
+			(lower ? value < col->limit : value > col->limit))
+			return true;
+		if (col->has_limit && col->strict && value == col->limit)
+			return true;
+		if (!col->pinned || col->conflict || value != col->equal)
+			return false;
+	}
+	return false;
+}
+
+/* bp_below_range of the keys a lower bp_integer_bound was compiled from. */
+bool
+bp_below_integer_bound(const void *slot, void *arg)
+{
+	const BpIntegerBound *bound = (const BpIntegerBound *) arg;
+	bool		below = outside_integer_bound(bound, slot, true);
+
+	Assert(below == bp_below_range(slot, (void *) bound->keys));
+	return below;
+}
+
+/*
+ * bp_not_above_range of the keys an upper bp_integer_bound was compiled
+ * from.
+ */
+bool
+bp_not_above_integer_bound(const void *slot, void *arg)
+{
+	const BpIntegerBound *bound = (const BpIntegerBound *) arg;
+	bool		not_above = !outside_integer_bound(bound, slot, false);
+
+	Assert(not_above == bp_not_above_range(slot, (void *) bound->keys));
+	return not_above;
+}
+
 /* Does slot sort before every entry the keys can match? */
 bool
 bp_below_range(const void *slot, void *arg)

@@ -192,6 +192,42 @@ extern bool bp_before_next_prefix(const void *slot, void *keys);
 extern bool bp_after_prev_prefix(const void *slot, void *keys);
 extern bool bp_not_after_prev_prefix(const void *slot, void *keys);
 extern void bp_set_array_element(BpScanKeys *keys, int elem);
+/* Columns a BpIntegerBound tests at most. */
+#define BP_INTEGER_BOUND_COLUMNS	4
+
+/*
+ * One side of the range of scan keys on leading integer-like columns, as
+ * the values each column's keys put their limit on, tested by one integer
+ * comparison a column (bp_integer_bound).
+ */
+typedef struct BpIntegerBoundColumn
+{
+	uint16		offset;			/* of the column in a slot */
+	BpCompareKind kind;			/* BP_CMP_INT2, INT4, INT8 or UINT32 */
+	bool		null_pinned;	/* an IS NULL key: the column is NULL */
+	bool		has_limit;		/* a value key limits this side */
+	bool		strict;			/* the limit's own value lies outside */
+	int64		limit;
+	bool		pinned;			/* = keys: all of value equal */
+	bool		conflict;		/* = keys of two values: nothing is equal */
+	int64		equal;
+} BpIntegerBoundColumn;
+
+typedef struct BpIntegerBound
+{
+	const BpSlotDesc *desc;
+	int			ncolumns;
+	BpIntegerBoundColumn columns[BP_INTEGER_BOUND_COLUMNS];
+#ifdef USE_ASSERT_CHECKING
+	const struct BpScanKeys *keys;	/* to check each answer */
+#endif
+} BpIntegerBound;
+
+extern bool bp_integer_bound(const BpScanKeys *keys, bool lower,
+							 BpIntegerBound *bound);
+extern bool bp_below_integer_bound(const void *slot, void *bound);
+extern bool bp_not_above_integer_bound(const void *slot, void *bound);
+
 extern bool bp_below_range(const void *slot, void *keys);
 extern bool bp_above_range(const void *slot, void *keys);
 extern bool bp_not_above_range(const void *slot, void *keys);

@@ -529,9 +529,20 @@ Buffer
 bp_scan_descend(IndexScanDesc scan, BpGoRightFn go_right)
 {
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
-	Buffer		buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy,
-										  go_right, &so->keys, BUFFER_LOCK_SHARE);
+	BpIntegerBound bound;
+	void	   *arg = &so->keys;
+	Buffer		buf;
 
+	/* a range's side on integer columns: one comparison a column */
+	if ((go_right == bp_below_range || go_right == bp_not_above_range) &&
+		bp_integer_bound(&so->keys, go_right == bp_below_range, &bound))
+	{
+		go_right = go_right == bp_below_range ? bp_below_integer_bound :
+			bp_not_above_integer_bound;
+		arg = &bound;
+	}
+	buf = bp_descend_via_copy(scan->indexRelation, &so->parent_copy, go_right,
+							  arg, BUFFER_LOCK_SHARE);
 	bp_count_index_search(scan);
 	return buf;
 }
