@@ -57,9 +57,7 @@ bp_beginscan(Relation index, int nkeys, int norderbys)
 	so->killed = NULL;
 	so->killed_capacity = 0;
 	so->nkilled = 0;
-	so->tuple_cxt = AllocSetContextCreate(CurrentMemoryContext,
-										  "bpindex scan tuples",
-										  ALLOCSET_SMALL_SIZES);
+	so->tuple_cxt = NULL;		/* created by the first tuple formed */
 	so->formed = NULL;
 	so->formed_slot = NULL;
 	so->keys_cxt = AllocSetContextCreate(CurrentMemoryContext,
@@ -159,7 +157,8 @@ bp_endscan(IndexScanDesc scan)
 	bp_scan_release_pos(&so->pos);
 	bp_scan_release_pos(&so->mark);
 	bp_scan_release_pos(&so->probe);
-	MemoryContextDelete(so->tuple_cxt);
+	if (so->tuple_cxt)
+		MemoryContextDelete(so->tuple_cxt);
 	MemoryContextDelete(so->keys_cxt);
 	bp_pos_free(&so->pos);
 	if (bp_pos_allocated(&so->mark))
@@ -384,6 +383,9 @@ form_new_tuple(IndexScanDesc scan, const char *slot)
 		so->formed->t_tid = bp_slot_tid(slot);
 		return so->formed;
 	}
+	if (so->tuple_cxt == NULL)
+		so->tuple_cxt = AllocSetContextCreate(so->scan_cxt, "bpindex scan tuples",
+											  ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(so->tuple_cxt);
 	MemoryContextReset(so->tuple_cxt);
 	so->formed = NULL;
