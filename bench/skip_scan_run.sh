@@ -55,7 +55,7 @@ measure_row() {
 		[ "$how" = planner ] || set_forced="SET enable_seqscan = off; SET enable_bitmapscan = off;"
 		read -r ms[$idx] node[$idx] searches[$idx] < <(q -F ' ' <<SQL | sed 's/Index Only Scan/Index-Only-Scan/; s/Index Scan/Index-Scan/; s/Bitmap Index Scan/Bitmap-Index-Scan/; s/Seq Scan/Seq-Scan/'
 $set_forced
-SELECT round(ms::numeric, 3), node, searches FROM skip_measure('SELECT * FROM sk_$idx WHERE $shape', $REPS);
+SELECT round(ms::numeric, 4), node, searches FROM skip_measure('SELECT * FROM sk_$idx WHERE $shape', $REPS);
 SQL
 )
 	done
