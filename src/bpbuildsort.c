@@ -177,22 +177,10 @@ entry_tid_get(uint64 word, ItemPointer tid, bool *isnull)
 static int64
 pair_key(BpCompareKind kind, Datum value)
 {
-	switch (kind)
-	{
-		case BP_CMP_INT2:
-			return DatumGetInt16(value);
-		case BP_CMP_INT4:
-			return DatumGetInt32(value);
-		case BP_CMP_INT8:
-			return DatumGetInt64(value);
-		case BP_CMP_UINT32:
-			return DatumGetObjectId(value);
-		case BP_CMP_BOOL:
-			return DatumGetBool(value);
-		default:
-			elog(ERROR, "bpindex: no pair key for comparison kind %d", kind);
-	}
-	return 0;					/* keep compiler quiet */
+	if (kind != BP_CMP_INT2 && kind != BP_CMP_INT4 && kind != BP_CMP_INT8 &&
+		kind != BP_CMP_UINT32 && kind != BP_CMP_BOOL)
+		elog(ERROR, "bpindex: no pair key for comparison kind %d", kind);
+	return bp_integer_datum(kind, value);
 }
 
 /* The column value of a pair's key (the inverse of pair_key). */

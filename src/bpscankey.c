@@ -932,38 +932,13 @@ integer_kind(BpCompareKind kind)
 		kind == BP_CMP_UINT32;
 }
 
-/* The value of an integer_kind datum. */
-static inline int64
-integer_datum(BpCompareKind kind, Datum value)
-{
-	switch (kind)
-	{
-		case BP_CMP_INT2:
-			return DatumGetInt16(value);
-		case BP_CMP_INT4:
-			return DatumGetInt32(value);
-		case BP_CMP_UINT32:
-			return DatumGetObjectId(value);
-		default:
-			return DatumGetInt64(value);
-	}
-}
-
 /* The integer of kind (integer_kind) stored at p. */
 static inline int64
 integer_at(BpCompareKind kind, const char *p)
 {
-	switch (kind)
-	{
-		case BP_CMP_INT2:
-			return DatumGetInt16(bp_fetch_byval(p, 2));
-		case BP_CMP_INT4:
-			return DatumGetInt32(bp_fetch_byval(p, 4));
-		case BP_CMP_UINT32:
-			return DatumGetObjectId(bp_fetch_byval(p, 4));
-		default:
-			return DatumGetInt64(bp_fetch_byval(p, 8));
-	}
+	int16		len = kind == BP_CMP_INT2 ? 2 : kind == BP_CMP_INT8 ? 8 : 4;
+
+	return bp_integer_datum(kind, bp_fetch_byval(p, len));
 }
 
 /*
@@ -1035,7 +1010,7 @@ bp_integer_bound(const BpScanKeys *keys, bool lower, BpIntegerBound *bound)
 			if (key->kind != col->kind)
 				return false;
 			any_value = true;
-			value = integer_datum(col->kind, key->argument);
+			value = bp_integer_datum(col->kind, key->argument);
 			if (key->strategy == BTEqualStrategyNumber)
 			{
 				col->conflict |= col->pinned && col->equal != value;

@@ -327,6 +327,28 @@ bp_slot_datum(const BpSlotDesc *desc, const char *slot, int att)
 }
 
 /*
+ * The value of a datum of an integer-like comparison kind (int2, int4,
+ * int8, unsigned 32-bit, bool), widened to int64.
+ */
+static inline int64
+bp_integer_datum(BpCompareKind kind, Datum value)
+{
+	switch (kind)
+	{
+		case BP_CMP_INT2:
+			return DatumGetInt16(value);
+		case BP_CMP_INT4:
+			return DatumGetInt32(value);
+		case BP_CMP_UINT32:
+			return DatumGetObjectId(value);
+		case BP_CMP_BOOL:
+			return DatumGetBool(value);
+		default:
+			return DatumGetInt64(value);
+	}
+}
+
+/*
  * Three-way comparison of a column value stored at value with the Datum
  * argument of the same type, for the inline kinds (not BP_CMP_FMGR).
  */
