@@ -372,7 +372,6 @@ destination_block(const char *region, const void *slot,
 	return hi < 1 ? 0 : hi;
 }
 
-
 /* Position of slot within block b, or -1. */
 static int
 find_in_block(const char *region, int b, const void *slot,
@@ -425,7 +424,6 @@ bpa_blocks_hold(const char *region, const void *slot, BpaCompareFn compare,
 		find_in_block(region, destination_block(region, slot, compare, arg),
 					  slot, compare, arg) >= 0;
 }
-
 
 /* The first block that can hold an entry for which before_start is false. */
 static int

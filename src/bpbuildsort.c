@@ -177,8 +177,7 @@ entry_tid_get(uint64 word, ItemPointer tid, bool *isnull)
 static int64
 pair_key(BpCompareKind kind, Datum value)
 {
-	if (kind != BP_CMP_INT2 && kind != BP_CMP_INT4 && kind != BP_CMP_INT8 &&
-		kind != BP_CMP_UINT32 && kind != BP_CMP_BOOL)
+	if (!bp_integer_kind(kind) && kind != BP_CMP_BOOL)
 		elog(ERROR, "bpindex: no pair key for comparison kind %d", kind);
 	return bp_integer_datum(kind, value);
 }

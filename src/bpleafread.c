@@ -212,8 +212,7 @@ integer_code_column(const BpLeaf *leaf, int att)
 	BpCompareKind kind = leaf->desc->cmp_kind[att];
 
 	return leaf->codec.att_kind[att] == BPC_INTEGER && !leaf->desc->reverse[att] &&
-		(kind == BP_CMP_INT2 || kind == BP_CMP_INT4 || kind == BP_CMP_INT8 ||
-		 kind == BP_CMP_UINT32);
+		bp_integer_kind(kind);
 }
 
 /*
@@ -409,8 +408,6 @@ leading_columns_outside(LeafReader *reader, const uint8 *stored, bool below)
 	return 0;
 }
 
-static BpaPredicateFn stored_predicate(LeafReader *reader, bool below);
-
 /*
  * A reader's predicate on a stored entry: outside (BP_KEY_BELOW or
  * BP_KEY_ABOVE) where the prefixes, windows or first column's bytes
@@ -422,10 +419,8 @@ reader_predicate(LeafReader *reader, const void *stored, BpKeyResult outside,
 {
 	BpKeyResult side;
 
-	if (reader->code_kind == CODE_UNKNOWN)
-		reader->code_kind = first_code_kind(reader);
-	if (reader->code_kind == CODE_BOUNDS)
-		return stored_predicate(reader, outside == BP_KEY_BELOW) (stored, reader);
+	/* stored_predicate chose it, knowing the keys are no code bounds */
+	Assert(reader->code_kind != CODE_UNKNOWN && reader->code_kind != CODE_BOUNDS);
 	if (reader->code_kind != CODE_NONE)
 	{
 		int			result = reader->code_kind == CODE_COLUMNS ?

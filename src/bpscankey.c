@@ -830,12 +830,10 @@ static inline BpKeyResult
 inline_key_side(const BpScanKey *key, const BpSlotDesc *desc, const char *slot,
 				int att)
 {
-	bool		isnull = bp_slot_isnull(desc, slot, att);
+	BpKeyResult side;
 
-	if (key->flags & SK_SEARCHNULL)
-		return isnull ? BP_KEY_MATCH : BP_KEY_BELOW;
-	if (isnull)
-		return BP_KEY_ABOVE;
+	if (bp_key_null_side(key, false, bp_slot_isnull(desc, slot, att), &side))
+		return side;
 	return bp_key_side(key, bp_compare_inline(key->kind, slot + desc->att_offset[att],
 											  key->argument, desc->att_len[att]));
 }
@@ -924,15 +922,7 @@ outside_first_column(const BpScanKeys *keys, const char *slot, bool below)
 	return false;
 }
 
-/* Is kind a comparison of integers (bp_integer_bound)? */
-static bool
-integer_kind(BpCompareKind kind)
-{
-	return kind == BP_CMP_INT2 || kind == BP_CMP_INT4 || kind == BP_CMP_INT8 ||
-		kind == BP_CMP_UINT32;
-}
-
-/* The integer of kind (integer_kind) stored at p. */
+/* The integer of kind (bp_integer_kind) stored at p. */
 static inline int64
 integer_at(BpCompareKind kind, const char *p)
 {
@@ -990,7 +980,7 @@ bp_integer_bound(const BpScanKeys *keys, bool lower, BpIntegerBound *bound)
 		BpIntegerBoundColumn *col = &bound->columns[att];
 		bool		any_value = false;
 
-		if (att >= BP_INTEGER_BOUND_COLUMNS || !integer_kind(desc->cmp_kind[att]))
+		if (att >= BP_INTEGER_BOUND_COLUMNS || !bp_integer_kind(desc->cmp_kind[att]))
 			return false;
 		memset(col, 0, sizeof(BpIntegerBoundColumn));
 		col->offset = desc->att_offset[att];

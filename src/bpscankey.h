@@ -192,6 +192,7 @@ extern bool bp_before_next_prefix(const void *slot, void *keys);
 extern bool bp_after_prev_prefix(const void *slot, void *keys);
 extern bool bp_not_after_prev_prefix(const void *slot, void *keys);
 extern void bp_set_array_element(BpScanKeys *keys, int elem);
+
 /* Columns a BpIntegerBound tests at most. */
 #define BP_INTEGER_BOUND_COLUMNS	4
 

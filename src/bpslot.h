@@ -326,9 +326,17 @@ bp_slot_datum(const BpSlotDesc *desc, const char *slot, int att)
 	return bp_slot_datum_in(desc, NULL, slot, att);
 }
 
+/* Does kind compare integers (int2, int4, int8, unsigned 32-bit)? */
+static inline bool
+bp_integer_kind(BpCompareKind kind)
+{
+	return kind == BP_CMP_INT2 || kind == BP_CMP_INT4 || kind == BP_CMP_INT8 ||
+		kind == BP_CMP_UINT32;
+}
+
 /*
- * The value of a datum of an integer-like comparison kind (int2, int4,
- * int8, unsigned 32-bit, bool), widened to int64.
+ * The value of a datum of an integer-like comparison kind (bp_integer_kind,
+ * or bool), widened to int64.
  */
 static inline int64
 bp_integer_datum(BpCompareKind kind, Datum value)
