@@ -71,6 +71,38 @@ BEGIN
 END $$;
 SELECT coalesce(par_searches('select count(*), sum(w) from par where k between 1000 and 20000') BETWEEN 100 AND 2010,
                 current_setting('server_version_num')::int < 180000) AS searches_per_value;
+
+-- an = ANY on k, after the prefix v, filters the entries of each value's
+-- range (in a serial scan it drives primitive scans inside each prefix)
+SELECT * FROM par_run(format('select count(*), sum(w) from par where k = any (''{%s}''::int8[])',
+                             (SELECT string_agg((g * 13)::text, ',')
+                              FROM generate_series(0, 20000) g)));
+SELECT * FROM par_run(format('select v, k from par where k = any (''{%s}''::int8[]) order by v, k',
+                             (SELECT string_agg((g * 11)::text, ',')
+                              FROM generate_series(0, 24000) g)), true);
+SELECT * FROM par_run(format('select v, k from par where k = any (''{%s}''::int8[]) order by v desc, k desc',
+                             (SELECT string_agg((g * 7)::text, ',')
+                              FROM generate_series(0, 30000) g)), true);
+
+-- skip scans beside an = ANY on the leading column: each element's range
+-- is a skip scan through the values of v, element after element; an
+-- element without entries, forward and backward, index-only
+CREATE TABLE par3 (g int4, v int4, k int8, w int4);
+INSERT INTO par3 SELECT i % 5, (i / 5) % 400, (i::int8 * 7919) % 300007, i
+FROM generate_series(1, 300000) i;
+CREATE INDEX par3_gvk ON par3 USING bpindex (g, v, k) INCLUDE (w);
+VACUUM ANALYZE par3;
+SELECT * FROM par_run('select g, v, k from par3 where g in (1, 3) and k between 1000 and 60000 order by g, v, k', true);
+SELECT * FROM par_run('select g, v, k, w from par3 where g = any (''{4, 9, 0, 2}'') and k < 40000 order by g desc, v desc, k desc', true);
+SELECT * FROM par_run('select count(*), sum(w) from par3 where g in (-1, 2, 7) and k > 250000');
+SELECT * FROM par_run('select count(*) from par3 where g in (8, 9) and k > 250000');
+SELECT * FROM par_run('select g, v, k from par3 where g in (0, 4) and v between 100 and 120 and k > 150000 order by g, v, k', true);
+SELECT * FROM par_run('select g, v, k, w from par3 where g in (1, 2) and k < 80000 order by g, v, k', true);
+-- it skips: a scan that read each element's range whole would descend
+-- once per element; this one seeks each value of v of both elements
+SELECT coalesce(par_searches('select count(*) from par3 where g in (1, 3) and k between 1000 and 60000') BETWEEN 100 AND 1610,
+                current_setting('server_version_num')::int < 180000) AS skips_per_element;
 DROP FUNCTION par_searches(text);
+DROP TABLE par3;
 
 DROP TABLE par;

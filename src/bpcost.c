@@ -141,11 +141,12 @@ classify_column_quals(PlannerInfo *root, IndexPath *path, int col,
  * The key columns whose values a scan of path skips through, as
  * bp_prepare_keys decides at run time: those through the last one without
  * an =, = ANY or IS NULL qual before the last column with a qual other
- * than IS NOT NULL (*last); 0 when every such column has one, when an
- * = ANY qual lies between two that have none, or in a parallel scan with an
- * = ANY qual.  *nelems: the elements of the first = ANY qual after them,
- * each a primitive scan per prefix (one before them is the outer loop, its
- * elements counted among the prefixes).
+ * than IS NOT NULL (*last); 0 when every such column has one, or when an
+ * = ANY qual lies between two that have none.  *nelems: the elements of
+ * the first = ANY qual after them, each a primitive scan per prefix (one
+ * before them is the outer loop, its elements counted among the prefixes).
+ * In a parallel scan that qual filters each prefix's range instead: *last
+ * stops before its column, and *nelems is 1.
  */
 static int
 skip_prefix_columns(PlannerInfo *root, IndexPath *path, int *last,
@@ -163,9 +164,6 @@ skip_prefix_columns(PlannerInfo *root, IndexPath *path, int *last,
 		classify_column_quals(root, path, col, &quals[col]);
 		if (quals[col].bounds)
 			*last = col;
-		/* a parallel scan with a driving array reads the whole range */
-		if (quals[col].array_eq && path->path.parallel_aware)
-			return 0;
 	}
 	for (int col = 0; col < *last; col++)
 	{
@@ -182,7 +180,12 @@ skip_prefix_columns(PlannerInfo *root, IndexPath *path, int *last,
 		(array_after_free > first_free && array_after_free < last_free))
 		return 0;
 	for (int col = last_free + 1; col <= *last; col++)
-		if (quals[col].array_eq)
+		if (quals[col].array_eq && path->path.parallel_aware)
+		{
+			*last = col - 1;
+			break;
+		}
+		else if (quals[col].array_eq)
 		{
 			*nelems = Max(quals[col].nelems, 1);
 			break;

@@ -10,7 +10,8 @@
  * driving array), idle after a leaf (which one, its right-link and the
  * fence the next leaf must hold), at the end of a skip scan's prefix
  * (the last entry read, whose prefix's successor the next participant
- * seeks), being advanced by a participant, or done.  A participant seizes
+ * seeks, in the range of the same element of a driving array on a prefix
+ * column), being advanced by a participant, or done.  A participant seizes
  * the state (waiting while another advances it), reads and copies the
  * next leaf as a serial scan would, publishes
  * where the scan stands after that leaf, and returns the leaf's entries
@@ -200,14 +201,20 @@ bp_parallel_release_after(IndexScanDesc scan, int array_elem, BlockNumber leaf,
 /*
  * Release the seized skip scan to go on from the range of the prefix
  * after that of entry, a logical slot: the last one of the outer range
- * read, whose prefix's range the leaves read hold whole.
+ * read (that of the driving array's element array_elem, when the array's
+ * column lies in the prefix), whose prefix's range the leaves read hold
+ * whole.
  */
 void
-bp_parallel_release_to_prefix(IndexScanDesc scan, const char *entry,
-							  const BpSlotDesc *desc)
+bp_parallel_release_to_prefix(IndexScanDesc scan, int array_elem,
+							  const char *entry, const BpSlotDesc *desc)
 {
-	release_with_bound(shared_state(scan), BP_PARALLEL_NEXT_PREFIX, entry,
-					   desc);
+	BpParallelScan shared = shared_state(scan);
+
+	SpinLockAcquire(&shared->mutex);
+	shared->array_elem = array_elem;
+	SpinLockRelease(&shared->mutex);
+	release_with_bound(shared, BP_PARALLEL_NEXT_PREFIX, entry, desc);
 }
 
 /*

@@ -37,7 +37,8 @@ extern void bp_parallel_release_after(IndexScanDesc scan, int array_elem,
 									  const char *bound,
 									  const BpSlotDesc *desc);
 extern void bp_parallel_release_to_element(IndexScanDesc scan, int array_elem);
-extern void bp_parallel_release_to_prefix(IndexScanDesc scan, const char *entry,
+extern void bp_parallel_release_to_prefix(IndexScanDesc scan, int array_elem,
+										  const char *entry,
 										  const BpSlotDesc *desc);
 
 #endif							/* BPPARALLEL_H */

@@ -508,12 +508,14 @@ bp_prepare_keys(Relation index, ScanKey scankey, int nkeys, bool parallel,
 	int			nskip = skip_prefix_columns(scankey, nkeys);
 	int			driving = choose_driving_array(scankey, nkeys, nskip);
 
-	/* a parallel scan with a driving array reads the whole range */
-	if (parallel && nskip > 0 && driving >= 0)
-	{
-		nskip = 0;
-		driving = choose_driving_array(scankey, nkeys, 0);
-	}
+	/*
+	 * A parallel skip scan's participants read whole leaves, filtering: an
+	 * array after the prefix filters rather than drives primitive scans
+	 * inside each prefix.
+	 */
+	if (parallel && nskip > 0 && driving >= 0 &&
+		scankey[driving].sk_attno > nskip)
+		driving = -1;
 
 	out->nskip = nskip;
 	out->prefix_set = false;

@@ -22,8 +22,8 @@
  * skip scan of its own (bp_skip_next_element).  The participants of a
  * parallel scan read one leaf at a time, each whole, and seek the next
  * prefix when the last one's range ends in the leaf read
- * (bp_skip_parallel_leaf); parallel scans with a driving array do not
- * skip.
+ * (bp_skip_parallel_leaf), element after element of a driving array on a
+ * prefix column; an array after the prefix is a filter in parallel scans.
  *
  *-------------------------------------------------------------------------
  */
@@ -812,14 +812,43 @@ parallel_load_next_prefix(IndexScanDesc scan, ScanDirection dir,
 }
 
 /*
+ * Parallel skip scan: load into so->pos the leaf where the range of the
+ * next prefix starts, as parallel_load_next_prefix does, from the range
+ * of the driving array's element elem when the array's column lies in the
+ * prefix, else from the first following element's range that has a
+ * prefix; the keys are left at the element loaded.  False, loading
+ * nothing, if no element has a further prefix.
+ */
+static bool
+parallel_load_element_prefix(IndexScanDesc scan, ScanDirection dir, int elem,
+							 const char *done)
+{
+	BpScanOpaque so = (BpScanOpaque) scan->opaque;
+
+	for (;;)
+	{
+		if (so->keys.drive_in_prefix)
+			bp_set_array_element(&so->keys, elem);
+		so->pos.array_elem = elem;
+		if (parallel_load_next_prefix(scan, dir, done))
+			return true;
+		if (!so->keys.drive_in_prefix ||
+			(elem = bp_following_element(&so->keys, elem, dir)) < 0)
+			return false;
+		done = NULL;
+	}
+}
+
+/*
  * A participant of a parallel skip scan, having seized the scan as next
  * says (bpparallel.c): load the next leaf to read into so->pos, whole and
  * filtering (every entry of its part of the outer range tested against the
  * scan's keys), and release the scan where it stands after that leaf: the
  * next leaf follows while the range of its last entry's prefix goes on
- * past it, else the range of the next prefix.  Participants skip between
- * prefixes as a serial scan does, one leaf at a time.  False, the scan
- * released as done, when no leaf is left.
+ * past it, else the range of the next prefix, else (a driving array's
+ * column in the prefix) the next element's range.  Participants skip
+ * between prefixes as a serial scan does, one leaf at a time.  False, the
+ * scan released as done, when no leaf is left.
  */
 bool
 bp_skip_parallel_leaf(IndexScanDesc scan, ScanDirection dir,
@@ -828,21 +857,33 @@ bp_skip_parallel_leaf(IndexScanDesc scan, ScanDirection dir,
 	BpScanOpaque so = (BpScanOpaque) scan->opaque;
 	BpScanPos  *pos = &so->pos;
 	bool		forward = ScanDirectionIsForward(dir);
+	int			elem = next->array_elem;
 	const char *last;
 
+	if (elem < 0)
+		elem = forward || !so->keys.drive_in_prefix ? 0 :
+			so->keys.drive_nelems - 1;
 	pos->filtering = true;
 	pos->has_prefix = false;
 	if (next->started)
+	{
+		if (so->keys.drive_in_prefix)
+			bp_set_array_element(&so->keys, elem);
 		bp_scan_load_adjacent_leaf(scan, pos, dir, next->leaf, next->rightlink);
-	else if (!parallel_load_next_prefix(scan, dir,
-										next->next_prefix ? so->bound : NULL))
+		pos->array_elem = elem;
+	}
+	else if (!parallel_load_element_prefix(scan, dir, elem,
+										   next->next_prefix ? so->bound : NULL))
 	{
 		bp_parallel_release_to_element(scan, -1);
 		return false;
 	}
+	elem = pos->array_elem;
 	if (!bp_has_next_leaf(so, dir))
 	{
-		bp_parallel_release_to_element(scan, -1);
+		bp_parallel_release_to_element(scan, so->keys.drive_in_prefix ?
+									   bp_following_element(&so->keys, elem, dir) :
+									   -1);
 		return true;
 	}
 	last = pos->lo < pos->hi ?
@@ -852,9 +893,9 @@ bp_skip_parallel_leaf(IndexScanDesc scan, ScanDirection dir,
 	if (last != NULL &&
 		(forward ? bp_above_range(pos->highkey, &so->keys) :
 		 bp_below_range(pos->lowkey, &so->keys)))
-		bp_parallel_release_to_prefix(scan, last, &so->desc);
+		bp_parallel_release_to_prefix(scan, elem, last, &so->desc);
 	else
-		bp_parallel_release_after(scan, -1, pos->blkno, pos->rightlink,
+		bp_parallel_release_after(scan, elem, pos->blkno, pos->rightlink,
 								  forward ? pos->highkey : pos->lowkey,
 								  &so->desc);
 	return true;
