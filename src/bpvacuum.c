@@ -122,11 +122,11 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		BlockNumber blkno = BufferGetBlockNumber(buf);
 
 		next = opaque->rightlink;
-		bp_vacuum_delay_point();
 		if (opaque->flags & BP_DELETED)
 		{
 			/* unlinked meanwhile (not by this walk): go on from it */
 			UnlockReleaseBuffer(buf);
+			bp_vacuum_delay_point();
 			buf = bp_read_buffer_for_cleanup(index, next);
 			continue;
 		}
@@ -151,6 +151,8 @@ bp_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		}
 		if (last)
 			break;
+		/* never sleep holding a leaf's lock */
+		bp_vacuum_delay_point();
 		buf = bp_read_buffer_for_cleanup(index, next);
 	}
 	if (unchanged)
@@ -177,7 +179,6 @@ count_entries(Relation index)
 		BlockNumber next = opaque->rightlink;
 		bool		last = !(opaque->flags & BP_HAS_HIGH);
 
-		bp_vacuum_delay_point();
 		if (!(opaque->flags & BP_DELETED))
 		{
 			BpLeaf		leaf;
@@ -188,6 +189,7 @@ count_entries(Relation index)
 		UnlockReleaseBuffer(buf);
 		if (last)
 			break;
+		bp_vacuum_delay_point();
 		buf = bp_read_buffer(index, next, BUFFER_LOCK_SHARE);
 	}
 	return total;
