@@ -97,6 +97,13 @@ SELECT r.* FROM unnest(ARRAY[
     'select name, c from rc where (name, c) <= (''n-01500'', 40000) order by name desc, c desc limit 50'
 ]) q, rc_check(q) r;
 
+-- bitmap scans take the same bound (the row comparison rechecked)
+SELECT r.* FROM unnest(ARRAY[
+    'select count(*), sum(c) from rc where (a, b) > (4990, ''2021-01-01'')',
+    'select a, b, c from rc where (a, b) <= (3, ''2021-06-01'')',
+    'select name, c from rc where (name, c) > (''n-02990'', 40000)'
+]) q, bp_lossy_check(q, 'rc_', 'bitmap') r;
+
 -- a DESC first column: the bound is a condition on it all the same
 CREATE INDEX rc_ab_desc ON rc USING bpindex (a DESC, b);
 DROP INDEX rc_ab;

@@ -67,6 +67,23 @@ SELECT r.* FROM unnest(ARRAY[
     'select s from pt where s = ''item'''
 ]) q, bp_lossy_check(q, 'pt_') r;
 
+-- bitmap scans take the same bounds (the LIKE rechecked on the heap)
+SET enable_seqscan = off;
+SET enable_indexscan = off;
+SET enable_indexonlyscan = off;
+EXPLAIN (COSTS OFF) SELECT s, n FROM pt WHERE s LIKE 'item-04%';
+EXPLAIN (COSTS OFF) SELECT v, n FROM pt WHERE v LIKE 'Item%' AND n > 100;
+RESET enable_seqscan;
+RESET enable_indexscan;
+RESET enable_indexonlyscan;
+SELECT r.* FROM unnest(ARRAY[
+    'select s, n from pt where s like ''item-04%''',
+    'select s from pt where s like ''it%''',
+    'select s from pt where s like ''a\_b\\%''',
+    'select v, n from pt where v like ''Item%'' and n > 100',
+    'select c from pt where c like ''item-04%'''
+]) q, bp_lossy_check(q, 'pt_', 'bitmap') r;
+
 -- a text_ops index under the same collation serves LIKE too: under "C",
 -- whose bounds PostgreSQL derives, and under C.utf8, whose order is that of
 -- bytes (45_code_point_collation)

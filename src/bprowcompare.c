@@ -6,9 +6,10 @@
  *	  keyset page over a bpindex index on (a, b) would read the whole
  *	  index.  A set_rel_pathlist_hook adds, for each bpindex index whose
  *	  first key column is the comparison's first column, index paths (both
- *	  directions) whose index condition is the bound the comparison implies
- *	  on that column (a >= x), derived from it as a lossy index clause: the
- *	  row comparison itself stays a filter, and the relation's row estimate
+ *	  directions) and a bitmap heap path whose index condition is the bound
+ *	  the comparison implies on that column (a >= x), derived from it as a
+ *	  lossy index clause: the row comparison itself stays a filter (checked
+ *	  on the heap rows of a bitmap scan), and the relation's row estimate
  *	  is the one the planner made from it.  The same hook gives LIKE
  *	  'prefix%' on a key column of a pattern operator class its bounds,
  *	  beside the = restrictions of the key columns before it.
@@ -217,9 +218,9 @@ leading_equality_clauses(PlannerInfo *root, RelOptInfo *rel,
 
 /*
  * Add index paths of index (index-only scans where they can be), forward
- * and backward, whose index clauses are the = restrictions of the key
- * columns before col and rinfo, lossy, through the bounds on column col
- * derived from it.
+ * and backward, and a bitmap heap path, whose index clauses are the =
+ * restrictions of the key columns before col and rinfo, lossy, through
+ * the bounds on column col derived from it.
  */
 static void
 add_bound_paths(PlannerInfo *root, RelOptInfo *rel, IndexOptInfo *index,
@@ -230,7 +231,18 @@ add_bound_paths(PlannerInfo *root, RelOptInfo *rel, IndexOptInfo *index,
 	ScanDirection dirs[] = {ForwardScanDirection, BackwardScanDirection};
 	bool		index_only = index_only_possible(rel, index);
 
-	for (int i = 0; i < lengthof(dirs); i++)
+	if (enable_bitmapscan && index->amhasgetbitmap)
+	{
+		IndexPath  *bitmapqual = create_index_path(root, index, iclauses, NIL,
+												   NIL, NIL, ForwardScanDirection,
+												   false, NULL, 1.0, false);
+
+		add_path(rel, (Path *) create_bitmap_heap_path(root, rel,
+													   (Path *) bitmapqual,
+													   rel->lateral_relids,
+													   1.0, 0));
+	}
+	for (int i = 0; enable_indexscan && i < lengthof(dirs); i++)
 	{
 		List	   *pathkeys = build_index_pathkeys(root, index, dirs[i]);
 		IndexPath  *path;
@@ -262,7 +274,7 @@ bp_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	/* a table, or a partition or child of one (which have indexes) */
 	if ((rel->reloptkind != RELOPT_BASEREL &&
 		 rel->reloptkind != RELOPT_OTHER_MEMBER_REL) ||
-		rte->rtekind != RTE_RELATION || !enable_indexscan)
+		rte->rtekind != RTE_RELATION || (!enable_indexscan && !enable_bitmapscan))
 		return;
 	foreach(lc, rel->indexlist)
 	{

@@ -521,12 +521,14 @@ END
 $$;
 
 --
--- bp_lossy_check(query, index_prefix): query through an index scan of an
+-- bp_lossy_check(query, index_prefix, mode): query through an index scan
+-- (mode 'index', plain or index-only) or a bitmap scan (mode 'bitmap') of an
 -- index whose name starts with index_prefix, with an index condition (a
 -- Filter may stay: a LIKE beside the bounds its prefix implies), and with
 -- no index at all: the same rows (in any order)
 --
-CREATE OR REPLACE FUNCTION bp_lossy_check(query text, index_prefix text)
+CREATE OR REPLACE FUNCTION bp_lossy_check(query text, index_prefix text,
+                                          mode text DEFAULT 'index')
 RETURNS TABLE (query_text text, nrows bigint, via_index text)
 LANGUAGE plpgsql
 SET max_parallel_workers_per_gather = 0
@@ -541,12 +543,15 @@ DECLARE
     s_seq text;
 BEGIN
     PERFORM set_config('enable_seqscan', 'off', true);
-    PERFORM set_config('enable_bitmapscan', 'off', true);
+    PERFORM set_config('enable_bitmapscan', (mode = 'bitmap')::text, true);
+    PERFORM set_config('enable_indexscan', (mode <> 'bitmap')::text, true);
+    PERFORM set_config('enable_indexonlyscan', (mode <> 'bitmap')::text, true);
     FOR line IN EXECUTE 'explain (costs off) ' || wrapper LOOP
         plan := plan || line || E'\n';
     END LOOP;
     EXECUTE wrapper INTO n_idx, s_idx;
     PERFORM set_config('enable_seqscan', 'on', true);
+    PERFORM set_config('enable_bitmapscan', 'off', true);
     PERFORM set_config('enable_indexscan', 'off', true);
     PERFORM set_config('enable_indexonlyscan', 'off', true);
     EXECUTE wrapper INTO n_seq, s_seq;
@@ -555,7 +560,9 @@ BEGIN
     query_text := query;
     nrows := n_seq;
     via_index := CASE
-        WHEN plan !~ ('Index (Only )?Scan (Backward )?using ' || index_prefix) OR plan !~ 'Index Cond: '
+        WHEN plan !~ (CASE WHEN mode = 'bitmap' THEN 'Bitmap Index Scan on '
+                           ELSE 'Index (Only )?Scan (Backward )?using ' END || index_prefix)
+             OR plan !~ 'Index Cond: '
             THEN 'unexpected plan: ' || plan
         WHEN (n_idx, s_idx) IS DISTINCT FROM (n_seq, s_seq) THEN 'different rows'
         ELSE 'ok' END;
