@@ -31,6 +31,7 @@ CREATE INDEX dsc_a_b ON dsc USING bpindex (a, b DESC) INCLUDE (c);
 CREATE INDEX dsc_bd_a ON dsc USING bpindex (b DESC, a) INCLUDE (c);
 CREATE INDEX dsc_f_t ON dsc USING bpindex (f DESC NULLS LAST, t);
 CREATE INDEX dsc_u ON dsc USING bpindex (u DESC);
+SELECT bp_wait_for_horizon();
 VACUUM ANALYZE dsc;
 SELECT pg_get_indexdef(oid) FROM pg_class
 WHERE relname LIKE 'dsc\_%' AND relkind = 'i' ORDER BY relname;
@@ -80,6 +81,7 @@ SELECT CASE WHEN i % 13 = 0 THEN NULL ELSE i % 60 END,
        md5((-i)::text)::uuid, -i
 FROM generate_series(1, 30000) i;
 DELETE FROM dsc WHERE c % 5 = 0;
+SELECT bp_wait_for_horizon();
 VACUUM ANALYZE dsc;
 SELECT bpindex_check(oid, true) FROM pg_class
 WHERE relname LIKE 'dsc\_%' AND relkind = 'i' ORDER BY relname;
