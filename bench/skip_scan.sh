@@ -4,10 +4,11 @@
 # IN-list (5 values) and range (100 values) forms of it, and a IN (2
 # values) AND b = c on (a, m, b) with 100 values of m, each with the
 # plan the planner chooses and with the index forced (no sequential or
-# bitmap scan).  Times, in ms to four decimals, are the best of eleven
-# rounds, each a loop of about 20 ms of executions of the query planned
-# once (skip_measure in bench/skip_scan_run.sh); the scan node and, on 18,
-# the index searches are printed beside them.
+# bitmap scan).  Times, in ms to four decimals, are the best of two
+# passes of eleven rounds, btree and bpindex alternating, each round a
+# loop of about 20 ms of executions of the query planned once
+# (skip_measure in bench/skip_scan_run.sh); the scan node and, on 18, the
+# index searches are printed beside them.
 #
 #   bash bench/skip_scan.sh [--pg 15|18] [rows]
 #
