@@ -43,7 +43,7 @@ endif
 # file of short accessors (the page, the leaf, the BPA, the slot, the
 # codec), and a scan calls them for every leaf it reads; compiled file by
 # file, each is a call.  -flto lets the compiler inline them across files,
-# which takes about a sixth off a skip scan's time (bench/skip_scan.sh).
+# which takes up to a fifth off a skip scan's time (bench/skip_scan.sh).
 # BP_LTO=0 builds without it; so does a compiler that does not take it.
 BP_LTO ?= 1
 ifeq ($(BP_LTO),1)
