@@ -139,6 +139,24 @@ RESET enable_seqscan;
 RESET enable_bitmapscan;
 SELECT count(*) FROM up_pat WHERE s LIKE 'w12%';
 DROP TABLE up_pat;
+-- 1.9: internal pages of long pivots filled for fewer children; no SQL
+-- object changes, and an index built before the update takes keys up to
+-- the limit after it
+CREATE TABLE up_long (k text);
+CREATE INDEX up_long_bp ON up_long USING bpindex (k);
+INSERT INTO up_long SELECT md5(g::text) FROM generate_series(1, 500) g;
+ALTER EXTENSION bpindex UPDATE TO '1.9';
+SELECT extversion FROM pg_extension WHERE extname = 'bpindex';
+INSERT INTO up_long SELECT repeat('r', 2540) || md5(g::text) FROM generate_series(1, 80) g;
+SELECT bpindex_check('up_long_bp', true);
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(length(k)) FROM up_long WHERE k >= 'r';
+SELECT count(*), sum(length(k)) FROM up_long WHERE k >= 'r';
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+SELECT count(*), sum(length(k)) FROM up_long WHERE k >= 'r';
+DROP TABLE up_long;
 -- the update scripts are the only way to 1.2 from 1.0, and a fresh install
 -- reaches the same objects
 SELECT version, installed FROM pg_available_extension_versions

@@ -131,18 +131,23 @@ SELECT k::text, count(*) FROM t_numeric_eq WHERE k = 1 GROUP BY 1 ORDER BY 1;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 
--- the longest key accepted as it is: 2,253 bytes of text (a 4-byte header
--- makes 2,257, as many as a leaf and an internal page hold three of beside
--- 22-byte slots); one byte more is refused, naming the index and the row,
--- unless it compresses (44_compressed_keys)
+-- the longest key accepted as it is: 2,584 bytes of text (a 4-byte header
+-- makes 2,588, as many as a leaf holds three of beside its fences' and
+-- entries' 22-byte slots and its smallest BPA region; an internal page of
+-- such keys takes fewer children); one byte more is refused, naming the
+-- index and the row, unless it compresses (44_compressed_keys)
 CREATE TABLE t_long (k text);
 CREATE INDEX t_long_bp ON t_long USING bpindex (k);
-INSERT INTO t_long VALUES (repeat('x', 2253));
-INSERT INTO t_long VALUES ((SELECT left(string_agg(md5((0 + g)::text), ''), 2254) FROM generate_series(1, 71) g));
-INSERT INTO t_long VALUES (repeat('x', 2254));
+INSERT INTO t_long VALUES (repeat('x', 2584));
+INSERT INTO t_long VALUES ((SELECT left(string_agg(md5((0 + g)::text), ''), 2584) FROM generate_series(1, 81) g));
+INSERT INTO t_long VALUES ((SELECT left(string_agg(md5((0 + g)::text), ''), 2585) FROM generate_series(1, 81) g));
+INSERT INTO t_long VALUES (repeat('x', 2585));
 INSERT INTO t_long SELECT repeat(chr(97 + i % 26), 700) || i FROM generate_series(1, 300) i;
 -- keys that share 2,200 bytes: every leaf and pivot holds few of them
 INSERT INTO t_long SELECT repeat('q', 2200) || md5(i::text) FROM generate_series(1, 200) i;
+-- keys that share 2,540 bytes: three pivots of them leave an internal page
+-- room for a few children only, which it is filled for
+INSERT INTO t_long SELECT repeat('r', 2540) || md5(i::text) FROM generate_series(1, 120) i;
 -- a varchar(255) of emoji (1,020 bytes) and a 1,578-byte URL
 INSERT INTO t_long SELECT repeat(U&'\+01F600', 255) || i FROM generate_series(1, 50) i;
 INSERT INTO t_long SELECT 'https://example.com/' || string_agg(md5(i::text || g::text), '/') || '?' || i
@@ -154,9 +159,21 @@ INSERT INTO t_long VALUES (repeat('y', 100000));
 SELECT count(*), max(length(k)) FROM t_long;
 SELECT bpindex_check('t_long_bp', true);
 SELECT levels > 3 AS deep_tree FROM bpindex_stats('t_long_bp');
+-- some internal pages of the longest pivots were filled for fewer children
+-- than the index's capacity: their header (nitems, capacity) follows the
+-- page header and the fences' two slots
+CREATE EXTENSION pageinspect;
+SELECT count(*) > 0 AS fewer_children
+FROM bpindex_metap('t_long_bp') m,
+     generate_series(1, pg_relation_size('t_long_bp') / 8192 - 1) b,
+     LATERAL get_raw_page('t_long_bp', b::int) AS raw,
+     LATERAL (SELECT 24 + (2 * m.slot_width + 7) / 8 * 8 AS header) h
+WHERE get_byte(raw, 8192 - 16) & 4 <> 0 AND get_byte(raw, 8192 - 16) & 64 = 0
+  AND get_byte(raw, h.header + 2) + 256 * get_byte(raw, h.header + 3) < m.internal_capacity;
+DROP EXTENSION pageinspect;
 -- (only failing shapes are shown: the probes of 2,000 bytes and more would fill pages)
 SELECT shape, idx, ionly, bitmap
-FROM bp_matrix('long', 't_long', 'k', ARRAY['a', repeat('x', 2253), repeat('q', 2200) || 'c', 'z'])
+FROM bp_matrix('long', 't_long', 'k', ARRAY['a', repeat('x', 2584), repeat('q', 2200) || 'c', repeat('r', 2540) || '8', 'z'])
 WHERE 'DIFF' IN (idx, ionly, bitmap) OR 'PLAN' IN (idx, ionly, bitmap);
 SELECT * FROM bp_failures('long');
 -- deletes empty leaves of long keys; reinserts fill them again
@@ -192,7 +209,7 @@ SELECT * FROM bp_failures('long_opts');
 DROP TABLE t_long_opts;
 -- a build refuses them too
 CREATE TABLE t_long2 (k text);
-INSERT INTO t_long2 VALUES ((SELECT left(string_agg(md5((7 + g)::text), ''), 2300) FROM generate_series(1, 72) g));
+INSERT INTO t_long2 VALUES ((SELECT left(string_agg(md5((7 + g)::text), ''), 2585) FROM generate_series(1, 81) g));
 CREATE INDEX t_long2_bp ON t_long2 USING bpindex (k);
 
 -- inserts: random keys split leaves and internal pages; every entry is

@@ -629,17 +629,20 @@ INSERT INTO t_big (j) VALUES (jsonb_build_object('k', repeat('x', 2200)));
 INSERT INTO t_big (j) VALUES (jsonb_build_object('k', repeat('x', 2300)));
 -- compressed in the table and in the index
 INSERT INTO t_big (j) VALUES (jsonb_build_object('k', repeat('x', 9000)));
-INSERT INTO t_big (j) VALUES (jsonb_build_object('k', (SELECT left(string_agg(md5((3 + g)::text), ''), 2300) FROM generate_series(1, 72) g)));
+INSERT INTO t_big (j) VALUES (jsonb_build_object('k', (SELECT left(string_agg(md5((3 + g)::text), ''), 2500) FROM generate_series(1, 80) g)));
+INSERT INTO t_big (j) VALUES (jsonb_build_object('k', (SELECT left(string_agg(md5((3 + g)::text), ''), 2600) FROM generate_series(1, 82) g)));
 INSERT INTO t_big (a) SELECT array_agg(g) FROM generate_series(1, 190) g;
 INSERT INTO t_big (a) SELECT array_agg(g) FROM generate_series(1, 500) g;
 INSERT INTO t_big (a) SELECT array_agg(g) FROM generate_series(1, 600) g;
+INSERT INTO t_big (a) SELECT array_agg(g) FROM generate_series(1, 700) g;
 INSERT INTO t_big (p) VALUES (ROW(1, repeat('b', 2200)));
 INSERT INTO t_big (p) VALUES (ROW(1, repeat('b', 2300)));
-INSERT INTO t_big (p) VALUES (ROW(1, (SELECT left(string_agg(md5((5 + g)::text), ''), 2300) FROM generate_series(1, 72) g)));
+INSERT INTO t_big (p) VALUES (ROW(1, (SELECT left(string_agg(md5((5 + g)::text), ''), 2500) FROM generate_series(1, 80) g)));
+INSERT INTO t_big (p) VALUES (ROW(1, (SELECT left(string_agg(md5((5 + g)::text), ''), 2600) FROM generate_series(1, 82) g)));
 SELECT count(j), count(a), count(p) FROM t_big;
 SELECT bpindex_check('t_big_j', true), bpindex_check('t_big_a', true), bpindex_check('t_big_p', true);
 DROP INDEX t_big_a;
-INSERT INTO t_big (a) SELECT array_agg(g) FROM generate_series(1, 600) g;
+INSERT INTO t_big (a) SELECT array_agg(g) FROM generate_series(1, 700) g;
 CREATE INDEX t_big_a ON t_big USING bpindex (a);
 
 --

@@ -77,6 +77,7 @@ INSERT INTO iv_long VALUES (2, repeat('b', 2200));
 INSERT INTO iv_long VALUES (6, repeat('d', 2400));
 INSERT INTO iv_long VALUES (3, repeat('c', 5000));
 INSERT INTO iv_long VALUES (7, (SELECT left(string_agg(md5((11 + g)::text), ''), 2400) FROM generate_series(1, 76) g));
+INSERT INTO iv_long VALUES (8, (SELECT left(string_agg(md5((11 + g)::text), ''), 2600) FROM generate_series(1, 82) g));
 INSERT INTO iv_long VALUES (4, NULL), (5, '');
 SET enable_seqscan = off;
 SELECT k, length(s) FROM iv_long WHERE k > 0 ORDER BY k;

@@ -384,6 +384,14 @@ write_internal_level(BpBuildState *state, const BpLevelItems *items,
 								 has_next ? pivots + (Size) n * width : NULL,
 								 items->children + first, pivots, n))
 				break;
+			/* two long pivots: a page with room for fewer children */
+			if (n <= 2 &&
+				bp_internal_fill_fitting(&state->desc, page, level,
+										 state->internal_capacity,
+										 first > 0 ? pivots : NULL,
+										 has_next ? pivots + (Size) n * width : NULL,
+										 items->children + first, pivots, n))
+				break;
 			if (n <= 2)
 				elog(ERROR, "bpindex: the keys of two downlinks do not fit an internal page");
 		}

@@ -124,6 +124,22 @@ internal_pivot_room(uint16 width, int capacity)
 }
 
 /*
+ * The largest capacity, at most capacity and at least least, of an internal
+ * page whose room for pivots and keys holds three pivots' slots with keys
+ * of key_bytes each: what a page of such keys keeps room for two children
+ * with (a page of fewer would split at every new child, one child a side).
+ */
+int
+bp_internal_capacity_for_keys(uint16 width, Size key_bytes, int capacity,
+							  int least)
+{
+	while (capacity > least &&
+		   internal_pivot_room(width, capacity) < 3 * (width + key_bytes))
+		capacity--;
+	return capacity;
+}
+
+/*
  * Children a built internal page gets when its pivots are width bytes wide
  * and take avg_key_bytes of keys each (0 for an index without keys): the
  * build's fill of the room they share (bp_internal_build_count).
@@ -252,11 +268,12 @@ smallest_leaf_region(const BpOptions *opts, uint16 width, Size room)
  * two fences and one entry with that many, beside the smallest BPA region
  * of the automatic plain layout (a keyed plan that log_size or block_size
  * leave too little room falls back to it, plan_keyed_or_plain, so that
- * ALTER INDEX SET never lowers the limit); an internal page, at the largest
- * capacity an index of such slots may have, two fences and one pivot with
- * that many, beside three pivots' slots (a split of a page that holds
- * only those keeps one child on a side).  Each key may take its alignment
- * more in a key area (bp_slot_keys_size).
+ * ALTER INDEX SET never lowers the limit); an internal page two fences and
+ * one pivot with that many, beside three pivots' slots and room for three
+ * children (a split of a page that holds only those keeps one child on a
+ * side, and a page whose keys leave no room for more children is filled
+ * at a lower capacity, bp_internal_fill_fitting).  The leaf binds.  Each
+ * key may take its alignment more in a key area (bp_slot_keys_size).
  */
 Size
 bp_max_key_bytes(const BpSlotDesc *desc, const BpOptions *opts)
@@ -275,7 +292,7 @@ bp_max_key_bytes(const BpSlotDesc *desc, const BpOptions *opts)
 		Min(leaf_room, smallest_leaf_region(&automatic, desc->width, leaf_room));
 	internal_keys = bp_page_content_size() -
 		bp_fences_size(desc->width) -
-		bp_internal_pivots_offset(bp_internal_capacity(desc->width)) -
+		bp_internal_pivots_offset(BP_LONG_KEYS_INTERNAL_CAPACITY) -
 		3 * (Size) desc->width;
 	for (int i = 0; i < desc->ncolumns; i++)
 		if (desc->att_len[i] == -1)

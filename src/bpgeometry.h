@@ -20,6 +20,8 @@
 
 /* Fill of internal pages at build, leaving room for later downlinks. */
 #define BP_INTERNAL_FILLFACTOR	70
+/* The capacity bp_max_key_bytes leaves room for on an internal page. */
+#define BP_LONG_KEYS_INTERNAL_CAPACITY	3
 
 /* Reloptions. */
 typedef struct BpOptions
@@ -80,6 +82,8 @@ extern void bp_plan_keyed_to_hold(Size room, uint16 width,
 extern int	bp_keyed_fill_target(const BpLeafPlan *plan, int fillfactor,
 								 double avg);
 extern Size bp_internal_pivots_offset(int capacity);
+extern int	bp_internal_capacity_for_keys(uint16 width, Size key_bytes,
+										  int capacity, int least);
 extern Size bp_max_key_bytes(const BpSlotDesc *desc, const BpOptions *opts);
 
 extern bool bp_meta_geometry_valid(const BpSlotDesc *desc,

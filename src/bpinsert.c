@@ -594,9 +594,9 @@ new_root(Relation index, Buffer childbuf, uint16 child_level,
 	root = bp_xlog_register(xlog, rootbuf, BP_XLOG_FULL_IMAGE | BP_XLOG_CLEANUP);
 	meta = BpPageGetMeta(bp_xlog_register(xlog, metabuf, 0));
 
-	if (!bp_internal_fill(&state->desc, root, child_level + 1,
-						  state->meta.internal_capacity, NULL, NULL, children,
-						  pivots, 2))
+	if (!bp_internal_fill_fitting(&state->desc, root, child_level + 1,
+								  state->meta.internal_capacity, NULL, NULL,
+								  children, pivots, 2))
 		elog(ERROR, "bpindex: the keys of a new root do not fit it");
 	pfree(pivots);
 
@@ -672,10 +672,11 @@ fill_internal_halves(const BpSlotDesc *desc, Page lpage, Page rpage,
 {
 	const char *separator = pivots + (Size) nleft * desc->width;
 
-	return bp_internal_fill(desc, rpage, level, capacity, separator, highkey,
-							children + nleft, separator, n - nleft) &&
-		bp_internal_fill(desc, lpage, level, capacity, lowkey, separator,
-						 children, pivots, nleft);
+	return bp_internal_fill_fitting(desc, rpage, level, capacity, separator,
+									highkey, children + nleft, separator,
+									n - nleft) &&
+		bp_internal_fill_fitting(desc, lpage, level, capacity, lowkey,
+								 separator, children, pivots, nleft);
 }
 
 /*

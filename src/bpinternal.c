@@ -116,6 +116,70 @@ bp_internal_fill(const BpSlotDesc *desc, Page page, uint16 level,
 	return fits;
 }
 
+/* The most key bytes one of the fences and pivots 1 to n - 1 takes. */
+static Size
+longest_keys(const BpSlotDesc *desc, const char *lowkey, const char *highkey,
+			 const char *pivots, int n)
+{
+	Size		longest = 0;
+
+	if (lowkey)
+		longest = bp_slot_keys_size(desc, lowkey);
+	if (highkey)
+		longest = Max(longest, bp_slot_keys_size(desc, highkey));
+	for (int i = 1; i < n; i++)
+		longest = Max(longest, bp_slot_keys_size(desc, pivots + (Size) i * desc->width));
+	return longest;
+}
+
+/*
+ * bp_internal_fill of an internal page whose capacity fits its keys: in
+ * an index with keys, at most the capacity that leaves room for three
+ * pivots as long as its longest key (two children), and when the keys do
+ * not fit there, the largest capacity below it (n at least) where they
+ * do.  A page of long pivots gives up room for children it could not
+ * take anyway, so that any three keys within the limit fit an internal
+ * page (bp_max_key_bytes) and such pages keep two children or more.
+ * False if the keys do not fit even with room for n children only.
+ */
+bool
+bp_internal_fill_fitting(const BpSlotDesc *desc, Page page, uint16 level,
+						 int capacity, const char *lowkey,
+						 const char *highkey, const BlockNumber *children,
+						 const char *pivots, int n)
+{
+	int			fits;
+	int			fails;
+
+	if (desc->has_keys)
+		capacity = bp_internal_capacity_for_keys(desc->width,
+												 longest_keys(desc, lowkey, highkey,
+															  pivots, n),
+												 capacity, Max(n, 2));
+	if (bp_internal_fill(desc, page, level, capacity, lowkey, highkey,
+						 children, pivots, n))
+		return true;
+	if (!desc->has_keys || n >= capacity ||
+		!bp_internal_fill(desc, page, level, n, lowkey, highkey, children,
+						  pivots, n))
+		return false;
+	/* the keys fit at capacity fits, not at fails (room shrinks as it grows) */
+	fits = n;
+	fails = capacity;
+	while (fails - fits > 1)
+	{
+		int			mid = fits + (fails - fits) / 2;
+
+		if (bp_internal_fill(desc, page, level, mid, lowkey, highkey,
+							 children, pivots, n))
+			fits = mid;
+		else
+			fails = mid;
+	}
+	return bp_internal_fill(desc, page, level, fits, lowkey, highkey,
+							children, pivots, n);
+}
+
 /*
  * Can the internal page take one more pivot, the logical slot pivot (NULL
  * for one whose keys the page has already): a free child, and room for

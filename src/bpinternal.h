@@ -22,6 +22,11 @@ extern bool bp_internal_fill(const BpSlotDesc *desc, Page page, uint16 level,
 							 int capacity, const char *lowkey,
 							 const char *highkey, const BlockNumber *children,
 							 const char *pivots, int n);
+extern bool bp_internal_fill_fitting(const BpSlotDesc *desc, Page page,
+									 uint16 level, int capacity,
+									 const char *lowkey, const char *highkey,
+									 const BlockNumber *children,
+									 const char *pivots, int n);
 extern bool bp_internal_has_room(const BpSlotDesc *desc, Page page,
 								 const char *pivot);
 extern void bp_internal_pivots(const BpSlotDesc *desc, Page page,

@@ -333,6 +333,29 @@ for my $index ('long_t_k', 'long_t_kd')
 	check_index($standby, $index, 1, 'compressed keys, standby');
 }
 
+# keys near the limit that do not compress (2,572 bytes, sharing 2,540):
+# internal pages of three such pivots are filled for fewer children than
+# the index's capacity, by splits and new roots that replay on the standby
+$primary->safe_psql('postgres', q{
+	CREATE TABLE longest_t (id int4, k text COLLATE "C");
+	CREATE INDEX longest_t_k ON longest_t USING bpindex (k);
+	INSERT INTO longest_t SELECT g, md5(g::text) FROM generate_series(1, 2000) g;
+	INSERT INTO longest_t SELECT 10000 + g, repeat('r', 2540) || md5(g::text)
+	  FROM generate_series(1, 300) g;
+	DELETE FROM longest_t WHERE id % 4 = 0;
+	VACUUM longest_t;
+	INSERT INTO longest_t SELECT 20000 + g, repeat('r', 2540) || md5((7 * g)::text) || 'x'
+	  FROM generate_series(1, 200) g;
+});
+$primary->wait_for_catchup($standby, 'replay');
+compare_scans($standby, 'keys near the limit', [
+	"SELECT id, md5(k) FROM longest_t WHERE k >= repeat('r', 2540) ORDER BY k",
+	"SELECT id FROM longest_t WHERE k = repeat('r', 2540) || md5('77')",
+	"SELECT id, md5(k) FROM longest_t WHERE k > repeat('r', 2540) || 'e' ORDER BY k DESC LIMIT 50",
+	"SELECT count(*) FROM longest_t WHERE k < 'f'" ], $primary);
+check_index($primary, 'longest_t_k', 1, 'keys near the limit, primary');
+check_index($standby, 'longest_t_k', 1, 'keys near the limit, standby');
+
 # parallel scans on the standby: the participants share the leaves that
 # replay split and emptied (plain and skip scans, with = ANY on the leading
 # column and after the skipped one), as the primary's sequential scan finds
