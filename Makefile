@@ -45,10 +45,12 @@ endif
 # codec), and a scan calls them for every leaf it reads; compiled file by
 # file, each is a call.  -flto lets the compiler inline them across files,
 # which takes up to a fifth off a skip scan's time (bench/skip_scan.sh).
-# BP_LTO=0 builds without it; so does a compiler that does not take it.
+# BP_LTO=0 builds without it; so does a toolchain that cannot link a
+# shared library with it (a compiler that does not take the flag, or a
+# linker without the compiler's LTO plugin), which a probe tries first.
 BP_LTO ?= 1
 ifeq ($(BP_LTO),1)
-ifeq ($(shell $(CC) -flto=auto -c -x c /dev/null -o /dev/null >/dev/null 2>&1 && echo ok),ok)
+ifeq ($(shell echo 'int bp_lto_probe(void) { return 0; }' | $(CC) -flto=auto -shared -fPIC -x c - -o /dev/null >/dev/null 2>&1 && echo ok),ok)
 override CFLAGS += -flto=auto
 endif
 endif
