@@ -5,7 +5,7 @@ MODULE_big = bpindex
 DATA = bpindex--1.0.sql bpindex--1.0--1.1.sql bpindex--1.1--1.2.sql \
 	bpindex--1.2--1.3.sql bpindex--1.3--1.4.sql bpindex--1.4--1.5.sql \
 	bpindex--1.5--1.6.sql bpindex--1.6--1.7.sql bpindex--1.7--1.8.sql \
-	bpindex--1.8--1.9.sql
+	bpindex--1.8--1.9.sql bpindex--1.9--1.10.sql
 PGFILEDESC = "bpindex - BP-tree index access method"
 
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))

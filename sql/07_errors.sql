@@ -389,3 +389,21 @@ SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'int4_partial_ops';
 ALTER OPERATOR FAMILY int_partial_ops USING bpindex ADD OPERATOR 1 < (int4, int8);
 SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'int4_partial_ops';
 DROP OPERATOR FAMILY int_partial_ops USING bpindex;
+
+-- wide fixed-width entries: ten name columns (648-byte slots) take rows;
+-- with a variable-length column beside them, an entry leaves its keys no
+-- room, and CREATE INDEX says so
+CREATE TABLE t_wide10 (c0 name, c1 name, c2 name, c3 name, c4 name,
+                       c5 name, c6 name, c7 name, c8 name, c9 name, t text);
+CREATE INDEX t_wide10_bp ON t_wide10 USING bpindex (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9);
+INSERT INTO t_wide10 SELECT 'a' || g, 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j' || g, NULL
+FROM generate_series(1, 50) g;
+SET enable_seqscan = off;
+SELECT c9 FROM t_wide10 WHERE c0 = 'a7';
+RESET enable_seqscan;
+SELECT bpindex_check('t_wide10_bp', true);
+CREATE INDEX t_wide10_t ON t_wide10 USING bpindex (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, t);
+CREATE INDEX t_wide9_t ON t_wide10 USING bpindex (c0, c1, c2, c3, c4, c5, c6, c7, c8, t);
+INSERT INTO t_wide10 VALUES ('x', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', repeat('t', 2000));
+SELECT bpindex_check('t_wide9_t', true);
+DROP TABLE t_wide10;

@@ -131,16 +131,16 @@ SELECT k::text, count(*) FROM t_numeric_eq WHERE k = 1 GROUP BY 1 ORDER BY 1;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 
--- the longest key accepted as it is: 2,584 bytes of text (a 4-byte header
--- makes 2,588, as many as a leaf holds three of beside its fences' and
--- entries' 22-byte slots and its smallest BPA region; an internal page of
--- such keys takes fewer children); one byte more is refused, naming the
+-- the longest key accepted as it is: 2,726 bytes of text (a 4-byte header
+-- makes 2,730, a third of a page: a page holds two such keys beside short
+-- ones; btree's longest is 2,692); one byte more is refused, naming the
 -- index and the row, unless it compresses (44_compressed_keys)
 CREATE TABLE t_long (k text);
 CREATE INDEX t_long_bp ON t_long USING bpindex (k);
 INSERT INTO t_long VALUES (repeat('x', 2584));
-INSERT INTO t_long VALUES ((SELECT left(string_agg(md5((0 + g)::text), ''), 2584) FROM generate_series(1, 81) g));
-INSERT INTO t_long VALUES ((SELECT left(string_agg(md5((0 + g)::text), ''), 2585) FROM generate_series(1, 81) g));
+INSERT INTO t_long VALUES ((SELECT left(string_agg(md5((0 + g)::text), ''), 2692) FROM generate_series(1, 85) g));
+INSERT INTO t_long VALUES ((SELECT left(string_agg(md5((0 + g)::text), ''), 2726) FROM generate_series(1, 86) g));
+INSERT INTO t_long VALUES ((SELECT left(string_agg(md5((0 + g)::text), ''), 2727) FROM generate_series(1, 86) g));
 INSERT INTO t_long VALUES (repeat('x', 2585));
 INSERT INTO t_long SELECT repeat(chr(97 + i % 26), 700) || i FROM generate_series(1, 300) i;
 -- keys that share 2,200 bytes: every leaf and pivot holds few of them
@@ -190,6 +190,51 @@ RESET enable_bitmapscan;
 -- REINDEX builds the same keys
 REINDEX INDEX t_long_bp;
 SELECT bpindex_check('t_long_bp', true);
+
+-- keys at btree's limit (2,692 bytes, incompressible) that pivots keep
+-- whole (a DESC column is not cut short): a page holds two of them, not
+-- three, and an internal page omits its low key to keep two children or
+-- three (a leaf whose low key, high key and new entry are that long splits
+-- before the entry, an empty left half, as inserts after the VACUUM below do)
+CREATE TABLE t_limit (id int, k text);
+ALTER TABLE t_limit ALTER COLUMN k SET STORAGE plain;
+CREATE INDEX t_limit_bp ON t_limit USING bpindex (k DESC);
+INSERT INTO t_limit
+SELECT i * 10 + j, p.prefix || md5(j::text)
+FROM generate_series(1, 120) i, generate_series(1, 3) j,
+     LATERAL (SELECT left(string_agg(md5(i || '-' || g), ''), 2660) AS prefix
+              FROM generate_series(1, 84) g) p
+ORDER BY md5(i || '/' || j);
+SELECT octet_length(k) AS bytes, count(*) FROM t_limit GROUP BY 1;
+SELECT bpindex_check('t_limit_bp', true);
+SELECT count(*) > 0 AS low_keys_omitted
+FROM generate_series(1, pg_relation_size('t_limit_bp') / 8192 - 1) b,
+     LATERAL bpindex_page_items('t_limit_bp', b) i
+WHERE i.region = 'low key (not stored)';
+SELECT * FROM bp_queries('limit', ARRAY[
+    'select k from t_limit order by k desc',
+    'select k from t_limit order by k',
+    'select k from t_limit where k > ''8'' order by k desc',
+    'select count(*) from t_limit where k between ''3'' and ''b'''
+]);
+-- VACUUM deletes emptied leaves (merging parents that omit their low key)
+DELETE FROM t_limit WHERE id % 10 <> 2 OR id % 4 = 0;
+VACUUM t_limit;
+SELECT bpindex_check('t_limit_bp', true);
+SELECT deleted_pages > 0 AS pages_deleted FROM bpindex_stats('t_limit_bp');
+INSERT INTO t_limit
+SELECT 5000 + i, left(string_agg(md5(i || '+' || g), ''), 2692)
+FROM generate_series(1, 100) i, generate_series(1, 85) g GROUP BY i;
+SELECT bpindex_check('t_limit_bp', true);
+SELECT * FROM bp_queries('limit after VACUUM', ARRAY[
+    'select k from t_limit order by k desc',
+    'select k from t_limit where k < ''c'' order by k',
+    'select count(*) from t_limit where k >= ''4'''
+]);
+REINDEX INDEX t_limit_bp;
+SELECT bpindex_check('t_limit_bp', true);
+SELECT levels < 12 AS built_two_children_a_page FROM bpindex_stats('t_limit_bp');
+DROP TABLE t_limit;
 -- layout options that leave a leaf little room (log_size, block_size) do
 -- not lower the limit: leaves of long keys take the automatic layout, at
 -- CREATE INDEX and after ALTER INDEX SET
@@ -209,7 +254,7 @@ SELECT * FROM bp_failures('long_opts');
 DROP TABLE t_long_opts;
 -- a build refuses them too
 CREATE TABLE t_long2 (k text);
-INSERT INTO t_long2 VALUES ((SELECT left(string_agg(md5((7 + g)::text), ''), 2585) FROM generate_series(1, 81) g));
+INSERT INTO t_long2 VALUES ((SELECT left(string_agg(md5((7 + g)::text), ''), 2727) FROM generate_series(1, 86) g));
 CREATE INDEX t_long2_bp ON t_long2 USING bpindex (k);
 
 -- inserts: random keys split leaves and internal pages; every entry is

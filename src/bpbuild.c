@@ -91,6 +91,7 @@ choose_layout(Relation index, BpSlotDesc *desc, BpaLayout *layout,
 	bp_layout_for_options(&opts, desc->ncolumns, desc->width,
 						  RelationGetRelationName(index),
 						  layout);
+	bp_check_key_room(desc, RelationGetRelationName(index));
 	*internal_capacity = bp_internal_capacity(desc->width);
 }
 
@@ -377,20 +378,20 @@ write_internal_level(BpBuildState *state, const BpLevelItems *items,
 			 n = Max(2, n * 3 / 4))
 		{
 			const char *pivots = items->pivots + (Size) first * width;
-			bool		has_next = first + n < items->n;
+			BpInternalFences fences = {
+				first > 0 ? pivots : NULL, false,
+				first + n < items->n ? pivots + (Size) n * width : NULL
+			};
 
 			if (bp_internal_fill(&state->desc, page, level, state->internal_capacity,
-								 first > 0 ? pivots : NULL,
-								 has_next ? pivots + (Size) n * width : NULL,
-								 items->children + first, pivots, n))
+								 &fences, items->children + first, pivots, n))
 				break;
 			/* two long pivots: a page with room for fewer children */
 			if (n <= 2 &&
 				bp_internal_fill_fitting(&state->desc, page, level,
-										 state->internal_capacity,
-										 first > 0 ? pivots : NULL,
-										 has_next ? pivots + (Size) n * width : NULL,
-										 items->children + first, pivots, n))
+										 state->internal_capacity, &fences,
+										 items->children + first, pivots, n,
+										 true))
 				break;
 			if (n <= 2)
 				elog(ERROR, "bpindex: the keys of two downlinks do not fit an internal page");

@@ -217,7 +217,7 @@ copy_internal(CheckState *state, BlockNumber blkno, Page page, InternalCopy *cop
 	bp_internal_pivots(&state->desc, page, copy->keys, copy->pivots);
 	bp_page_fence_into(&state->desc, page, copy->keys, true, copy->highkey);
 
-	if ((opaque->flags & BP_HAS_LOW) &&
+	if (bp_page_stores_low(page) &&
 		compare_entries(state, copy->pivots, low_fence(state, page)) != 0)
 		report_violation(state, blkno, "%s", "The first pivot differs from the page's low key.");
 	for (int i = 1; i < copy->nitems; i++)
@@ -226,7 +226,7 @@ copy_internal(CheckState *state, BlockNumber blkno, Page page, InternalCopy *cop
 
 		if (i > 1 && compare_entries(state, pivot - width, pivot) >= 0)
 			report_violation(state, blkno, "%s", "The pivots are not strictly ascending.");
-		if ((opaque->flags & BP_HAS_LOW) && compare_entries(state, pivot, low_fence(state, page)) <= 0)
+		if (bp_page_stores_low(page) && compare_entries(state, pivot, low_fence(state, page)) <= 0)
 			report_violation(state, blkno, "%s", "A pivot lies at or below the page's low key.");
 		if ((opaque->flags & BP_HAS_HIGH) && compare_entries(state, pivot, copy->highkey) >= 0)
 			report_violation(state, blkno, "%s", "A pivot lies at or above the page's high key.");
@@ -235,9 +235,10 @@ copy_internal(CheckState *state, BlockNumber blkno, Page page, InternalCopy *cop
 
 /*
  * Is child i's range what the parent copy says?  Its low key must be
- * pivot i (none for the leftmost child of a leftmost parent), its high
- * key the next pivot or the parent's high key, or lower if the child has
- * split and the downlink is still missing.
+ * pivot i (none for the leftmost child of a leftmost parent; not compared
+ * where the child or, for child 0, the parent omits it), its high key the
+ * next pivot or the parent's high key, or lower if the child has split
+ * and the downlink is still missing.
  */
 static bool
 child_matches(CheckState *state, const InternalCopy *parent, int i, Page child)
@@ -253,9 +254,12 @@ child_matches(CheckState *state, const InternalCopy *parent, int i, Page child)
 		if (flags & BP_HAS_LOW)
 			return false;
 	}
-	else if (!(flags & BP_HAS_LOW) ||
+	else if (!(flags & BP_HAS_LOW))
+		return false;
+	else if (bp_page_stores_low(child) &&
+			 !(i == 0 && (parent->flags & BP_LOW_OMITTED)) &&
 			 compare_entries(state, low_fence(state, child),
-				 parent->pivots + (Size) i * state->width) != 0)
+							 parent->pivots + (Size) i * state->width) != 0)
 		return false;
 
 	if (!(flags & BP_HAS_HIGH))
@@ -441,13 +445,14 @@ check_level(CheckState *state, BlockNumber leftmost, uint16 level)
 		state->in_tree = bms_add_member(state->in_tree, (int) blkno);
 		if (first ? (opaque->flags & BP_HAS_LOW) != 0 && !after_deleted :
 			!(opaque->flags & BP_HAS_LOW) ||
-			(after_deleted ?
-			 compare_entries(state, low_fence(state, page), prev_high) < 0 ||
-			 compare_entries(state, low_fence(state, page), deleted_high) > 0 :
-			 compare_entries(state, low_fence(state, page), prev_high) != 0))
+			(bp_page_stores_low(page) &&
+			 (after_deleted ?
+			  compare_entries(state, low_fence(state, page), prev_high) < 0 ||
+			  compare_entries(state, low_fence(state, page), deleted_high) > 0 :
+			  compare_entries(state, low_fence(state, page), prev_high) != 0)))
 			report_violation(state, blkno, "%s", "The page's low key is not its left neighbour's high key.");
 		after_deleted = false;
-		if ((opaque->flags & BP_HAS_LOW) && !last &&
+		if (bp_page_stores_low(page) && !last &&
 			compare_entries(state, low_fence(state, page), high_fence(state, page)) >= 0)
 			report_violation(state, blkno, "%s", "The page's low key is not below its high key.");
 		if (!last)

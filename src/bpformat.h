@@ -32,6 +32,8 @@
 #define BP_INCOMPLETE_SPLIT	(1 << 5)	/* right sibling has no downlink yet */
 #define BP_DELETED			(1 << 6)	/* unlinked from the tree (keeps its kind,
 										 * fences and right-link) */
+#define BP_LOW_OMITTED		(1 << 7)	/* internal page, not leftmost, whose
+										 * low key (and pivot 0) is not stored */
 #define BP_KIND_MASK		(BP_META | BP_LEAF | BP_INTERNAL)
 
 /* Special space of every page. */

@@ -264,16 +264,21 @@ smallest_leaf_region(const BpOptions *opts, uint16 width, Size room)
 
 /*
  * Bytes of keys (as bp_form_slot counts them) that an entry of the index
- * may take: as many as leave every page able to split.  A leaf must hold
- * two fences and one entry with that many, beside the smallest BPA region
- * of the automatic plain layout (a keyed plan that log_size or block_size
- * leave too little room falls back to it, plan_keyed_or_plain, so that
- * ALTER INDEX SET never lowers the limit); an internal page two fences and
- * one pivot with that many, beside three pivots' slots and room for three
- * children (a split of a page that holds only those keeps one child on a
- * side, and a page whose keys leave no room for more children is filled
- * at a lower capacity, bp_internal_fill_fitting).  The leaf binds.  Each
- * key may take its alignment more in a key area (bp_slot_keys_size).
+ * may take: as many as leave every page able to split, with two keys of
+ * that length on a page beside short ones.  A leaf must hold its low key
+ * and a high key with that many and no entry (a leaf with a low key, an
+ * entry and a high key that long splits before its entry, with an empty
+ * left half: split_before_first in bpinsert.c), or one entry whose keys
+ * its low key shares and a high key, beside the smallest BPA region of the
+ * automatic plain layout (a keyed plan that log_size or block_size leave
+ * too little room falls back to it, plan_keyed_or_plain, so that ALTER
+ * INDEX SET never lowers the limit); an internal page a high key and one
+ * pivot with that many, beside three pivots' slots and room for three
+ * children, its low key omitted (BP_LOW_OMITTED) where it does not fit
+ * too.  Each key may take its alignment more in a key area
+ * (bp_slot_keys_size).  Capped at BP_MAX_KEY_SIZE, a third of a page, the
+ * size of the buffers that hold an entry's keys (btree's own limit is
+ * lower).
  */
 Size
 bp_max_key_bytes(const BpSlotDesc *desc, const BpOptions *opts)
@@ -297,7 +302,7 @@ bp_max_key_bytes(const BpSlotDesc *desc, const BpOptions *opts)
 	for (int i = 0; i < desc->ncolumns; i++)
 		if (desc->att_len[i] == -1)
 			align += desc->key_align[i] - 1;
-	limit = Min(leaf_keys, internal_keys) / 3;
+	limit = Min(leaf_keys, internal_keys) / 2;
 	limit = limit > align ? limit - align : 0;
 	return Min(limit, BP_MAX_KEY_SIZE);
 }
@@ -447,6 +452,9 @@ largest_log_size(int block_size, int ncolumns, uint16 width)
 	return 0;
 }
 
+static bool bp_width_fits(int ncolumns, uint16 width, BpaLayout *layout);
+static uint16 widest_fitting(int ncolumns);
+
 /*
  * The leaf layout of entries of this width under opts, for the index (or
  * hypothetical index) named index_name; an error naming it if the entries
@@ -458,14 +466,14 @@ bp_layout_for_options(const BpOptions *opts, int ncolumns, uint16 width,
 {
 	int			largest;
 
-	if (width > BP_MAX_SLOT_WIDTH || bp_internal_capacity(width) < 4 ||
-		!bp_choose_plain_layout(&(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0, true},
-								ncolumns, width, layout))
+	if (!bp_width_fits(ncolumns, width, layout))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("entries of index \"%s\" are too wide for bpindex (%u bytes)",
 						index_name, width),
-				 errdetail("A bpindex page must hold at least four entries.")));
+				 errdetail("An internal page must hold four entries and a leaf four beside its log and block headers: entries of this index's %d columns may take at most %u bytes, their fixed-width columns counted whole and each variable-length one as 16 bytes.",
+						   ncolumns, widest_fitting(ncolumns)),
+				 errhint("Index fewer or narrower columns, or move the widest ones into INCLUDE of another index.")));
 	if (bp_choose_plain_layout(opts, ncolumns, width, layout))
 		return;
 	largest = largest_log_size(opts->block_size, ncolumns, width);
@@ -478,7 +486,51 @@ bp_layout_for_options(const BpOptions *opts, int ncolumns, uint16 width,
 			 largest > 0 ?
 			 errhint("With block_size %d, log_size can be at most %d for this index.",
 					 opts->block_size, largest) :
-			 errhint("Choose a smaller block_size.")));
+			 opts->block_size > 2 ?
+			 errhint("Choose a smaller block_size, or set block_size and log_size to 0 for the layout bpindex chooses.") :
+			 errhint("Set block_size and log_size to 0 for the layout bpindex chooses.")));
+}
+
+/*
+ * Do entries of width bytes (ncolumns columns) fit bpindex's pages: four
+ * to an internal page, and a leaf of the automatic layout (into layout)?
+ */
+static bool
+bp_width_fits(int ncolumns, uint16 width, BpaLayout *layout)
+{
+	return width <= BP_MAX_SLOT_WIDTH && bp_internal_capacity(width) >= 4 &&
+		bp_choose_plain_layout(&(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0, true},
+							   ncolumns, width, layout);
+}
+
+/* The widest entries of ncolumns columns that fit bpindex's pages. */
+static uint16
+widest_fitting(int ncolumns)
+{
+	BpaLayout	layout;
+	uint16		width = BP_MAX_SLOT_WIDTH;
+
+	while (width > 1 && !bp_width_fits(ncolumns, width, &layout))
+		width--;
+	return width;
+}
+
+/*
+ * Raise an error naming the index if entries with keys (variable-length
+ * columns) leave no room for a key: their fixed-width columns take the
+ * page (bp_max_key_bytes is 0).
+ */
+void
+bp_check_key_room(const BpSlotDesc *desc, const char *index_name)
+{
+	if (desc->has_keys && desc->max_key_bytes < BP_MIN_KEY_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("entries of index \"%s\" are too wide for bpindex (%u bytes)",
+						index_name, desc->width),
+				 errdetail("Beside its fixed-width columns, the variable-length columns of an entry would get %zu bytes, and need %d at least.",
+						   desc->max_key_bytes, BP_MIN_KEY_BYTES),
+				 errhint("Index fewer or narrower columns, or move the widest ones into INCLUDE of another index.")));
 }
 
 /*

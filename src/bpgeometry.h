@@ -23,6 +23,9 @@
 /* The capacity bp_max_key_bytes leaves room for on an internal page. */
 #define BP_LONG_KEYS_INTERNAL_CAPACITY	3
 
+/* The fewest bytes of keys an entry of an index with keys may take. */
+#define BP_MIN_KEY_BYTES	64
+
 /* Reloptions. */
 typedef struct BpOptions
 {
@@ -85,6 +88,7 @@ extern Size bp_internal_pivots_offset(int capacity);
 extern int	bp_internal_capacity_for_keys(uint16 width, Size key_bytes,
 										  int capacity, int least);
 extern Size bp_max_key_bytes(const BpSlotDesc *desc, const BpOptions *opts);
+extern void bp_check_key_room(const BpSlotDesc *desc, const char *index_name);
 
 extern bool bp_meta_geometry_valid(const BpSlotDesc *desc,
 								   const BpaLayout *leaf_layout,

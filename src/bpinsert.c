@@ -387,9 +387,10 @@ typedef struct LeafSplit
  * Plan the halves of the n sorted logical slots in items split after
  * nleft, between the leaf's fences, with the pivot between them cut short
  * where their keys allow (bp_separator), or whole: the right half's first
- * entry, whose keys its low key then shares.  1 if both plans hold their
- * entries, else -1 if the left half does not fit, +1 if only the right
- * half does not.
+ * entry, whose keys its low key then shares (only a whole pivot leaves
+ * the left half empty, nleft 0).  0 if both plans hold their entries,
+ * else -1 if the left half does not fit, +1 if only the right half does
+ * not.
  */
 static int
 plan_halves(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
@@ -399,7 +400,7 @@ plan_halves(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
 	const BpSlotDesc *desc = &state->desc;
 	const char *right = items + (Size) nleft * desc->width;
 
-	Assert(nleft > 0 && nleft < n);
+	Assert(nleft >= (whole ? 0 : 1) && nleft < n);
 	split->nleft = nleft;
 	if (whole)
 		memcpy(split->pivot, right, desc->width);
@@ -415,14 +416,37 @@ plan_halves(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
 }
 
 /*
+ * Split the n sorted logical slots in items before the first, whole, as
+ * the pivot: the left half keeps the leaf's low key and no entry, the right
+ * half takes them all, its low key sharing the first one's keys.  Where
+ * keys are as long as bp_max_key_bytes allows, a page holds two of them
+ * beside short ones, not three: a leaf with a low key, an entry and a high
+ * key of that length splits only so (the low key and the new entry's
+ * pivot on the left, the entry and its high key on the right).  False if
+ * the first entry is the low key itself, or the halves do not fit.
+ */
+static bool
+split_before_first(BpIndexState *state, BpLeaf *leaf, const char *items,
+				   int n, const char *lowkey, const char *highkey,
+				   LeafSplit *split)
+{
+	if (n < 1 ||
+		(lowkey && bp_compare_slots(lowkey, items, (void *) &state->desc) >= 0))
+		return false;
+	return plan_halves(state, leaf, items, n, 0, lowkey, highkey, true,
+					   split) == 0;
+}
+
+/*
  * Choose where the n sorted logical slots in items split: at preferred if
  * both halves fit their pages there, else at a point where they do.
  * Halves of a leaf of long keys beside short ones fit only where their
  * bytes, not their counts, balance: a half that does not fit moves the
  * point away from it, by bisection (a page that holds some entries holds
  * fewer as well), then, should the plans not follow that rule, by trying
- * every point, and every point again with whole pivots.  False if no
- * point fits, with split undefined.
+ * every point, and every point again with whole pivots; last, before the
+ * first entry, with an empty left half (split_before_first).  False if
+ * no point fits, with split undefined.
  */
 static bool
 choose_split(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
@@ -434,7 +458,8 @@ choose_split(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
 	int			hi;
 
 	if (n < 2)
-		return false;
+		return split_before_first(state, leaf, items, n, lowkey, highkey,
+								  split);
 	preferred = Min(Max(preferred, 1), n - 1);
 	side = plan_halves(state, leaf, items, n, preferred, lowkey, highkey,
 					   false, split);
@@ -463,7 +488,7 @@ choose_split(BpIndexState *state, BpLeaf *leaf, const char *items, int n,
 			if (plan_halves(state, leaf, items, n, nleft, lowkey, highkey,
 							whole, split) == 0)
 				return true;
-	return false;
+	return split_before_first(state, leaf, items, n, lowkey, highkey, split);
 }
 
 /*
@@ -587,6 +612,7 @@ new_root(Relation index, Buffer childbuf, uint16 child_level,
 	BpMetaPage	meta;
 	BlockNumber children[2] = {BufferGetBlockNumber(childbuf), right};
 	char	   *pivots = palloc0(2 * (Size) width);
+	BpInternalFences no_fences = {NULL, false, NULL};
 
 	memcpy(pivots + width, pivot, width);
 	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
@@ -595,8 +621,8 @@ new_root(Relation index, Buffer childbuf, uint16 child_level,
 	meta = BpPageGetMeta(bp_xlog_register(xlog, metabuf, 0));
 
 	if (!bp_internal_fill_fitting(&state->desc, root, child_level + 1,
-								  state->meta.internal_capacity, NULL, NULL,
-								  children, pivots, 2))
+								  state->meta.internal_capacity, &no_fences,
+								  children, pivots, 2, false))
 		elog(ERROR, "bpindex: the keys of a new root do not fit it");
 	pfree(pivots);
 
@@ -661,49 +687,112 @@ keys_split_point(const BpSlotDesc *desc, const char *pivots, int n, int nleft)
 
 /*
  * Fill lpage and rpage with the halves of an internal page's n children
- * and pivots split after nleft, between the page's fences; false if the
- * keys of either do not fit.
+ * and pivots split after nleft, between the page's fences, omitting a
+ * half's low key where its keys do not fit with it if may_omit_low; false
+ * if the keys of either do not fit.
  */
 static bool
 fill_internal_halves(const BpSlotDesc *desc, Page lpage, Page rpage,
-					 uint16 level, int capacity, const char *lowkey,
-					 const char *highkey, const BlockNumber *children,
-					 const char *pivots, int n, int nleft)
+					 uint16 level, int capacity, const BpInternalFences *fences,
+					 const BlockNumber *children, const char *pivots, int n,
+					 int nleft, bool may_omit_low)
 {
 	const char *separator = pivots + (Size) nleft * desc->width;
+	BpInternalFences right = {separator, false, fences->high};
+	BpInternalFences left = {fences->low, fences->low_omitted, separator};
 
-	return bp_internal_fill_fitting(desc, rpage, level, capacity, separator,
-									highkey, children + nleft, separator,
-									n - nleft) &&
-		bp_internal_fill_fitting(desc, lpage, level, capacity, lowkey,
-								 separator, children, pivots, nleft);
+	return bp_internal_fill_fitting(desc, rpage, level, capacity, &right,
+									children + nleft, separator, n - nleft,
+									may_omit_low) &&
+		bp_internal_fill_fitting(desc, lpage, level, capacity, &left,
+								 children, pivots, nleft, may_omit_low);
 }
 
 /*
  * Where an internal page of n pivots with keys splits: at preferred if
- * both halves' keys fit their pages there, else at the nearest point
- * where they do (one child on a side, when a page holds only three long
- * keys).  Tried on scratch pages; -1 if no point fits.
+ * both halves' keys fit their pages there with two children or more
+ * each, else at the nearest point where they do, else where they do once
+ * a half omits its low key (*omit_low set), else at the nearest point with
+ * one child on a side (a page of long keys holds two of them), low keys
+ * kept, else omitted.  Tried on scratch pages; -1 if no point fits.
  */
 static int
 fitting_internal_split(const BpSlotDesc *desc, uint16 level, int capacity,
-					   const char *lowkey, const char *highkey,
+					   const BpInternalFences *fences,
 					   const BlockNumber *children, const char *pivots, int n,
-					   int preferred)
+					   int preferred, bool *omit_low)
 {
 	PGAlignedBlock left;
 	PGAlignedBlock right;
 
-	for (int step = 0; step < 2 * n; step++)
+	/* two children a side, low keys kept or omitted; then one */
+	for (int pass = 0; pass < 4; pass++)
 	{
-		int			at = preferred + (step % 2 ? (step + 1) / 2 : -(step / 2));
+		int			least = pass < 2 ? 2 : 1;
 
-		if (at >= 1 && at < n &&
-			fill_internal_halves(desc, left.data, right.data, level, capacity,
-								 lowkey, highkey, children, pivots, n, at))
-			return at;
+		*omit_low = pass % 2 == 1;
+		for (int step = 0; step < 2 * n; step++)
+		{
+			int			at = preferred + (step % 2 ? (step + 1) / 2 : -(step / 2));
+
+			if (at >= least && at <= n - least &&
+				fill_internal_halves(desc, left.data, right.data, level,
+									 capacity, fences, children, pivots, n,
+									 at, *omit_low))
+				return at;
+		}
 	}
 	return -1;
+}
+
+/*
+ * Fill the full parent in pbuf, which stores its low key, with its n
+ * children and pivots (the new one among them) and its low key omitted
+ * (BP_LOW_OMITTED), clearing the child's flag in the same record, if they
+ * fit it so: a page of two children and long keys (split_internal tries
+ * this for three at most) then takes its third rather than splitting into
+ * a page of one.  False, and nothing changed, if they do not fit.
+ */
+static bool
+fill_omitting_low(Relation index, Buffer pbuf, Buffer childbuf,
+				  const BpInternalFences *fences, const BlockNumber *children,
+				  const char *pivots, int n)
+{
+	BpIndexState *state = bp_get_state(index);
+	BpPageOpaque opaque = BpPageGetOpaque(BufferGetPage(pbuf));
+	BpInternalFences omitted = {NULL, true, fences->high};
+	PGAlignedBlock filled;
+	BpXLog	   *xlog;
+	Page		page;
+	Page		child;
+
+	if (!bp_internal_fill_fitting(&state->desc, filled.data, opaque->level,
+								  state->meta.internal_capacity, &omitted,
+								  children, pivots, n, false))
+		return false;
+	BpPageGetOpaque(filled.data)->rightlink = opaque->rightlink;
+	xlog = bp_xlog_start(index, BP_XLOG_DOWNLINK);
+	page = bp_xlog_register(xlog, pbuf, 0);
+	memcpy(page, filled.data, BLCKSZ);
+	child = bp_xlog_register(xlog, childbuf, 0);
+	BpPageGetOpaque(child)->flags &= ~BP_INCOMPLETE_SPLIT;
+	bp_xlog_finish(xlog);
+	return true;
+}
+
+/* Free what split_internal copied of its page. */
+static void
+free_internal_copies(BlockNumber *children, char *pivots, char *keys,
+					 char *lowkey, char *highkey)
+{
+	pfree(children);
+	pfree(pivots);
+	if (keys)
+		pfree(keys);
+	if (lowkey)
+		pfree(lowkey);
+	if (highkey)
+		pfree(highkey);
 }
 
 /*
@@ -727,9 +816,12 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	char	   *keys = desc->has_keys ? palloc(BLCKSZ) : NULL;
 	char	   *lowkey = bp_copy_page_fence(desc, page, false);
 	char	   *highkey = bp_copy_page_fence(desc, page, true);
+	BpInternalFences fences = {lowkey, (opaque->flags & BP_LOW_OMITTED) != 0,
+	highkey};
 	BpSlotBound target = {desc, pivot};
 	int			pos = bp_choose_child(page, desc, bp_pivot_at_or_before, &target) + 1;
 	int			nleft;
+	bool		omit_low = false;
 	Buffer		nbuf;
 	BlockNumber newblk;
 	BpXLog	   *xlog;
@@ -749,12 +841,20 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	children[pos] = right;
 	memcpy(pivots + (Size) pos * width, pivot, width);
 	n++;
+	if (desc->has_keys && n <= 3 && bp_page_stores_low(page) &&
+		fill_omitting_low(index, pbuf, childbuf, &fences, children, pivots, n))
+	{
+		UnlockReleaseBuffer(pbuf);
+		free_internal_copies(children, pivots, keys, lowkey, highkey);
+		return;
+	}
 	nleft = split_point(n, pos, opaque->flags,
 						capacity * BP_INTERNAL_RIGHTMOST_FILL / 100, capacity);
 	if (desc->has_keys)
-		nleft = fitting_internal_split(desc, opaque->level, capacity, lowkey,
-									   highkey, children, pivots, n,
-									   keys_split_point(desc, pivots, n, nleft));
+		nleft = fitting_internal_split(desc, opaque->level, capacity, &fences,
+									   children, pivots, n,
+									   keys_split_point(desc, pivots, n, nleft),
+									   &omit_low);
 	if (nleft < 0)
 		elog(ERROR, "bpindex: the keys of an internal page's halves do not fit them");
 	separator = pivots + (Size) nleft * width;
@@ -766,7 +866,7 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	rpage = bp_xlog_register(xlog, nbuf, BP_XLOG_FULL_IMAGE | BP_XLOG_CLEANUP);
 
 	if (!fill_internal_halves(desc, lpage, rpage, opaque->level, capacity,
-							  lowkey, highkey, children, pivots, n, nleft))
+							  &fences, children, pivots, n, nleft, omit_low))
 		elog(ERROR, "bpindex: the keys of an internal page's halves do not fit them");
 	BpPageGetOpaque(rpage)->rightlink = opaque->rightlink;
 	BpPageGetOpaque(lpage)->flags |= BP_INCOMPLETE_SPLIT;
@@ -780,14 +880,7 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 	insert_downlink(index, pbuf, BpPageGetOpaque(BufferGetPage(pbuf))->level,
 					separator, newblk);
 	UnlockReleaseBuffer(pbuf);
-	pfree(children);
-	pfree(pivots);
-	if (keys)
-		pfree(keys);
-	if (lowkey)
-		pfree(lowkey);
-	if (highkey)
-		pfree(highkey);
+	free_internal_copies(children, pivots, keys, lowkey, highkey);
 }
 
 /*

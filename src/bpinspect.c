@@ -387,7 +387,7 @@ emit_internal(FunctionCallInfo fcinfo, Relation index, Page page, int *itemno)
 {
 	const BpSlotDesc *desc = &bp_get_state(index)->desc;
 	uint16		width = desc->width;
-	bool		has_low = (BpPageGetOpaque(page)->flags & BP_HAS_LOW) != 0;
+	bool		has_low = bp_page_stores_low(page);
 	BpInternalHeader *header = bp_internal_header(page, width);
 	char		pivot[BP_MAX_SLOT_WIDTH];
 
@@ -431,7 +431,9 @@ bpindex_page_items(PG_FUNCTION_ARGS)
 	buf = bp_read_buffer(index, (BlockNumber) blkno, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	flags = BpPageGetOpaque(page)->flags;
-	if (flags & BP_HAS_LOW)
+	if (flags & BP_LOW_OMITTED)
+		emit_item(fcinfo, index, itemno++, "low key (not stored)", -1, NULL, -1);
+	else if (flags & BP_HAS_LOW)
 		emit_item(fcinfo, index, itemno++, "low key", -1,
 				  bp_page_fence(&bp_get_state(index)->desc, page, false, fence), -1);
 	if (flags & BP_HAS_HIGH)

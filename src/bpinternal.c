@@ -75,22 +75,27 @@ bp_internal_key_floor(Page page, uint16 width)
 
 /*
  * Fill page as an internal page at level with n children and their pivots
- * (logical slots; pivot 0 is the page's low key, all zeros if it has none,
- * whatever pivots holds there), with these fences (either may be NULL), a
- * key area if the index has keys, and no right-link.  False if the keys
- * do not fit.
+ * (logical slots; pivot 0 is the page's low key, all zeros if it has none
+ * or omits it, whatever pivots holds there), with these fences (lowkey is
+ * NULL on the leftmost page and where low_omitted), a key area if the
+ * index has keys, and no right-link.  False if the keys do not fit.
  */
 bool
 bp_internal_fill(const BpSlotDesc *desc, Page page, uint16 level,
-				 int capacity, const char *lowkey, const char *highkey,
+				 int capacity, const BpInternalFences *fences,
 				 const BlockNumber *children, const char *pivots, int n)
 {
 	uint16		width = desc->width;
+	const char *lowkey = fences->low;
+	const char *highkey = fences->high;
 	BpInternalHeader *header;
 	Size		floor;
 	bool		fits = true;
 
-	bp_init_page(page, BP_INTERNAL | (lowkey ? BP_HAS_LOW : 0) |
+	Assert(!(lowkey && fences->low_omitted));
+	bp_init_page(page, BP_INTERNAL |
+				 (lowkey || fences->low_omitted ? BP_HAS_LOW : 0) |
+				 (fences->low_omitted ? BP_LOW_OMITTED : 0) |
 				 (highkey ? BP_HAS_HIGH : 0), level);
 	if (desc->has_keys)
 		bp_page_start_keys(page);
@@ -118,15 +123,15 @@ bp_internal_fill(const BpSlotDesc *desc, Page page, uint16 level,
 
 /* The most key bytes one of the fences and pivots 1 to n - 1 takes. */
 static Size
-longest_keys(const BpSlotDesc *desc, const char *lowkey, const char *highkey,
+longest_keys(const BpSlotDesc *desc, const BpInternalFences *fences,
 			 const char *pivots, int n)
 {
 	Size		longest = 0;
 
-	if (lowkey)
-		longest = bp_slot_keys_size(desc, lowkey);
-	if (highkey)
-		longest = Max(longest, bp_slot_keys_size(desc, highkey));
+	if (fences->low)
+		longest = bp_slot_keys_size(desc, fences->low);
+	if (fences->high)
+		longest = Max(longest, bp_slot_keys_size(desc, fences->high));
 	for (int i = 1; i < n; i++)
 		longest = Max(longest, bp_slot_keys_size(desc, pivots + (Size) i * desc->width));
 	return longest;
@@ -138,30 +143,31 @@ longest_keys(const BpSlotDesc *desc, const char *lowkey, const char *highkey,
  * pivots as long as its longest key (two children), and when the keys do
  * not fit there, the largest capacity below it (n at least) where they
  * do.  A page of long pivots gives up room for children it could not
- * take anyway, so that any three keys within the limit fit an internal
- * page (bp_max_key_bytes) and such pages keep two children or more.
- * False if the keys do not fit even with room for n children only.
+ * take anyway, so that such pages keep two children or more.  False if
+ * the keys do not fit even with room for n children only, or n is above
+ * capacity.
  */
-bool
-bp_internal_fill_fitting(const BpSlotDesc *desc, Page page, uint16 level,
-						 int capacity, const char *lowkey,
-						 const char *highkey, const BlockNumber *children,
-						 const char *pivots, int n)
+static bool
+fill_at_fitting_capacity(const BpSlotDesc *desc, Page page, uint16 level,
+						 int capacity, const BpInternalFences *fences,
+						 const BlockNumber *children, const char *pivots,
+						 int n)
 {
 	int			fits;
 	int			fails;
 
+	if (n > capacity)
+		return false;
 	if (desc->has_keys)
 		capacity = bp_internal_capacity_for_keys(desc->width,
-												 longest_keys(desc, lowkey, highkey,
+												 longest_keys(desc, fences,
 															  pivots, n),
 												 capacity, Max(n, 2));
-	if (bp_internal_fill(desc, page, level, capacity, lowkey, highkey,
-						 children, pivots, n))
+	if (bp_internal_fill(desc, page, level, capacity, fences, children,
+						 pivots, n))
 		return true;
 	if (!desc->has_keys || n >= capacity ||
-		!bp_internal_fill(desc, page, level, n, lowkey, highkey, children,
-						  pivots, n))
+		!bp_internal_fill(desc, page, level, n, fences, children, pivots, n))
 		return false;
 	/* the keys fit at capacity fits, not at fails (room shrinks as it grows) */
 	fits = n;
@@ -170,14 +176,37 @@ bp_internal_fill_fitting(const BpSlotDesc *desc, Page page, uint16 level,
 	{
 		int			mid = fits + (fails - fits) / 2;
 
-		if (bp_internal_fill(desc, page, level, mid, lowkey, highkey,
-							 children, pivots, n))
+		if (bp_internal_fill(desc, page, level, mid, fences, children,
+							 pivots, n))
 			fits = mid;
 		else
 			fails = mid;
 	}
-	return bp_internal_fill(desc, page, level, fits, lowkey, highkey,
-							children, pivots, n);
+	return bp_internal_fill(desc, page, level, fits, fences, children,
+							pivots, n);
+}
+
+/*
+ * Fill an internal page at a capacity that fits its keys
+ * (fill_at_fitting_capacity), storing its low key if they fit with it,
+ * else, if may_omit_low, omitting it (BP_LOW_OMITTED): its high key and
+ * pivots 1 to n - 1 then take the room, as two keys at the limit do beside
+ * two children (bp_max_key_bytes).  False if they do not fit.
+ */
+bool
+bp_internal_fill_fitting(const BpSlotDesc *desc, Page page, uint16 level,
+						 int capacity, const BpInternalFences *fences,
+						 const BlockNumber *children, const char *pivots,
+						 int n, bool may_omit_low)
+{
+	BpInternalFences omitted = {NULL, true, fences->high};
+
+	if (fill_at_fitting_capacity(desc, page, level, capacity, fences,
+								 children, pivots, n))
+		return true;
+	return may_omit_low && desc->has_keys && fences->low != NULL &&
+		fill_at_fitting_capacity(desc, page, level, capacity, &omitted,
+								 children, pivots, n);
 }
 
 /*
@@ -200,7 +229,7 @@ bp_internal_has_room(const BpSlotDesc *desc, Page page, const char *pivot)
 /*
  * The children's pivots of an internal page as logical slots into out
  * (room for nitems slots), their keys pointing into keys (page or a copy
- * of it); pivot 0 is all zeros when the page has no low key.
+ * of it); pivot 0 is all zeros when the page has no low key or omits it.
  */
 void
 bp_internal_pivots(const BpSlotDesc *desc, Page page, const char *keys,
@@ -208,7 +237,7 @@ bp_internal_pivots(const BpSlotDesc *desc, Page page, const char *keys,
 {
 	uint16		width = desc->width;
 	int			n = bp_internal_header(page, width)->nitems;
-	bool		has_low = (BpPageGetOpaque(page)->flags & BP_HAS_LOW) != 0;
+	bool		has_low = bp_page_stores_low(page);
 
 	for (int i = 0; i < n; i++)
 	{

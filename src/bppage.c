@@ -90,18 +90,22 @@ bp_page_deleted_data(Page page, uint16 width)
 /*
  * Turn page (a leaf or internal page unlinked from the tree) into a deleted
  * page: it keeps its kind, level, fences (with their keys, in a fresh key
- * area) and right-link, so that a reader that still reaches it through a
+ * area; lowkey, if not NULL, is its low key, which an internal page may
+ * omit) and right-link, so that a reader that still reaches it through a
  * stale link can go on from it, and records safexid, the next full
  * transaction id at its deletion.
  */
 void
-bp_init_deleted_page(Page page, const BpSlotDesc *desc, FullTransactionId safexid)
+bp_init_deleted_page(Page page, const BpSlotDesc *desc, const char *lowkey,
+					 FullTransactionId safexid)
 {
 	BpPageOpaqueData opaque = *BpPageGetOpaque(page);
-	char	   *low = bp_copy_page_fence(desc, page, false);
+	char	   *low = lowkey ? bp_copy_slot(desc, lowkey) :
+		bp_copy_page_fence(desc, page, false);
 	char	   *high = bp_copy_page_fence(desc, page, true);
 	Size		floor;
 
+	Assert(low != NULL || !(opaque.flags & BP_HAS_LOW));
 	bp_init_page(page, (opaque.flags & (BP_KIND_MASK | BP_HAS_LOW | BP_HAS_HIGH)) |
 				 BP_DELETED, opaque.level);
 	BpPageGetOpaque(page)->rightlink = opaque.rightlink;
@@ -180,6 +184,18 @@ bp_new_buffer(Relation index, uint16 width, FullTransactionId *deleted_at)
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	UnlockRelationForExtension(index, ExclusiveLock);
 	return buf;
+}
+
+/*
+ * Does the page store its low key: it has one (it is not the leftmost of
+ * its level) and keeps its bytes (an internal page of long keys may not,
+ * BP_LOW_OMITTED)?
+ */
+bool
+bp_page_stores_low(const char *page)
+{
+	return (BpPageGetOpaque(page)->flags & (BP_HAS_LOW | BP_LOW_OMITTED)) ==
+		BP_HAS_LOW;
 }
 
 /* The low fence key of a leaf or internal page. */
@@ -382,20 +398,23 @@ bp_page_fence_into(const BpSlotDesc *desc, const char *page, const char *keys,
 	uint16		flags = BpPageGetOpaque(page)->flags;
 	const char *contents = PageGetContents((Page) page);
 
-	if (!(flags & (high ? BP_HAS_HIGH : BP_HAS_LOW)))
+	if (high ? !(flags & BP_HAS_HIGH) : !bp_page_stores_low(page))
 		memset(out, 0, desc->width);
 	else
 		bp_slot_from_page(desc, page, keys,
 						  high ? contents + desc->width : contents, out);
 }
 
-/* A copy of a fence of page with its keys, or NULL if it has none. */
+/*
+ * A copy of a fence of page with its keys, or NULL if it has none or does
+ * not store it (BP_LOW_OMITTED).
+ */
 char *
 bp_copy_page_fence(const BpSlotDesc *desc, const char *page, bool high)
 {
 	uint16		flags = BpPageGetOpaque(page)->flags;
 
-	if (!(flags & (high ? BP_HAS_HIGH : BP_HAS_LOW)))
+	if (high ? !(flags & BP_HAS_HIGH) : !bp_page_stores_low(page))
 		return NULL;
 	return copy_page_slot(desc, page, high ? bp_page_highkey((Page) page, desc->width) :
 							 bp_page_lowkey((Page) page));
@@ -418,7 +437,7 @@ bp_slot_within_fences(Page page, const BpSlotDesc *desc, const char *slot)
 	uint16		flags = BpPageGetOpaque(page)->flags;
 	char		fence[BP_MAX_SLOT_WIDTH];
 
-	if ((flags & BP_HAS_LOW) &&
+	if (bp_page_stores_low(page) &&
 		bp_compare_slots(bp_page_fence(desc, page, false, fence), slot,
 						 (void *) desc) > 0)
 		return false;
@@ -458,7 +477,7 @@ bp_page_key_area_problem(const BpSlotDesc *desc, Page page)
 	{
 		const char *fence = PageGetContents(page) + f * desc->width;
 
-		if (!(flags & (f == 0 ? BP_HAS_LOW : BP_HAS_HIGH)))
+		if (f == 0 ? !bp_page_stores_low(page) : !(flags & BP_HAS_HIGH))
 			continue;
 		for (int i = 0; i < desc->ncolumns; i++)
 			if (desc->att_len[i] == -1 && !bp_slot_isnull(desc, fence, i) &&

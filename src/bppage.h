@@ -34,8 +34,10 @@ extern Buffer bp_new_buffer(Relation index, uint16 width,
 extern bool bp_page_deleted(Page page);
 extern BpDeletedData *bp_page_deleted_data(Page page, uint16 width);
 extern void bp_init_deleted_page(Page page, const BpSlotDesc *desc,
+								 const char *lowkey,
 								 FullTransactionId safexid);
 extern bool bp_page_recyclable(Page page, uint16 width);
+extern bool bp_page_stores_low(const char *page);
 extern char *bp_page_lowkey(Page page);
 extern char *bp_page_highkey(Page page, uint16 width);
 extern const char *bp_page_slot(const BpSlotDesc *desc, const char *page,

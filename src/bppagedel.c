@@ -32,7 +32,10 @@
  *		only child too, GP merges first, taking P along, and so on up: the
  *		highest page of the chain of only children moves first, one record
  *		per level.  Nothing happens if the chain reaches the root or a
- *		sibling is full.
+ *		sibling is full.  Every page of the chain has the leaf's low key,
+ *		which finds their parents even where an internal page omits it
+ *		(BP_LOW_OMITTED); a right sibling that omits its own in B goes on
+ *		omitting it.
  *
  * Locks are taken left to right on the leaf level (LS, L, R), then the
  * parent, as everywhere else; the state found without locks is verified
@@ -289,7 +292,7 @@ static bool
 finish_deletion(BpXLog *xlog, Page lpage, const BpSlotDesc *desc,
 				Buffer *bufs, int n)
 {
-	bp_init_deleted_page(lpage, desc, ReadNextFullTransactionId());
+	bp_init_deleted_page(lpage, desc, NULL, ReadNextFullTransactionId());
 	bp_xlog_finish(xlog);
 	release_all(bufs, n);
 	return true;
@@ -461,7 +464,8 @@ give_up:
 
 /*
  * Is the locked page still the internal page at this level whose only
- * child is child, with the given low key (NULL: none) and a high key?
+ * child is child, with the given low key (NULL: none; not compared where
+ * the page omits it, the only child's being its own) and a high key?
  */
 static bool
 parent_of_only_child(Page page, uint16 width, uint16 level, BlockNumber child,
@@ -475,7 +479,7 @@ parent_of_only_child(Page page, uint16 width, uint16 level, BlockNumber child,
 		bp_internal_header(page, width)->nitems == 1 &&
 		bp_internal_children(page, width)[0] == child &&
 		((opaque->flags & BP_HAS_LOW) != 0) == (plowkey != NULL) &&
-		(plowkey == NULL ||
+		(!bp_page_stores_low(page) ||
 		 bp_compare_slots(bp_page_fence(desc, page, false, fence), plowkey,
 						  (void *) desc) == 0);
 }
@@ -505,6 +509,23 @@ append_child(const BpSlotDesc *desc, Page page, BlockNumber child,
 	bp_internal_children(page, desc->width)[n] = child;
 	return bp_store_page_slot(desc, page, bp_internal_key_floor(page, desc->width),
 							  pivot, NULL, bp_internal_pivot(page, desc->width, n));
+}
+
+/*
+ * The pivot whose keys the right sibling spage of the internal page ppage
+ * stores when it takes ppage's only child as its first: ppage's low key
+ * plowkey, which becomes its pivot 0 and low key; or, where spage omits its
+ * low key (BP_LOW_OMITTED, and goes on omitting it), its old low key,
+ * ppage's high key (into buf), which becomes its pivot 1 (pivot 0, the
+ * old one, is all zeros there).
+ */
+static const char *
+sibling_pivot(const BpSlotDesc *desc, Page spage, Page ppage,
+			  const char *plowkey, char *buf)
+{
+	if (BpPageGetOpaque(spage)->flags & BP_LOW_OMITTED)
+		return bp_page_fence(desc, ppage, true, buf);
+	return plowkey;
 }
 
 /*
@@ -596,7 +617,7 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		}
 		BpPageGetOpaque(spage)->rightlink = BpPageGetOpaque(ppage)->rightlink;
 		remove_internal_entry(gpage, desc->width, pos);
-		bp_init_deleted_page(ppage, desc, ReadNextFullTransactionId());
+		bp_init_deleted_page(ppage, desc, plowkey, ReadNextFullTransactionId());
 		bp_xlog_finish(xlog);
 		merged = true;
 	}
@@ -618,10 +639,12 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		spage = BufferGetPage(bufs[2]);
 		if (!internal_live(spage) || BpPageGetOpaque(spage)->level != level ||
 			!(BpPageGetOpaque(spage)->flags & BP_HAS_LOW) ||
-			bp_compare_slots(bp_page_fence(desc, spage, false, sfence),
-							 bp_page_fence(desc, ppage, true, fence),
-							 (void *) desc) != 0 ||
-			!bp_internal_has_room(desc, spage, plowkey))
+			(bp_page_stores_low(spage) &&
+			 bp_compare_slots(bp_page_fence(desc, spage, false, sfence),
+							  bp_page_fence(desc, ppage, true, fence),
+							  (void *) desc) != 0) ||
+			!bp_internal_has_room(desc, spage, sibling_pivot(desc, spage, ppage, plowkey,
+															 fence)))
 			goto done;
 		bufs[3] = find_parent_at(index, parent, plowkey, BUFFER_LOCK_EXCLUSIVE, &pos, level + 1);
 		if (!BufferIsValid(bufs[3]))
@@ -635,28 +658,32 @@ merge_only_parent(Relation index, BlockNumber child, BlockNumber parent,
 		/* the child goes first; the old pivot 0 (the old low key) moves to 1 */
 		bp_internal_open_gap(spage, desc->width, 0);
 		bp_internal_children(spage, desc->width)[0] = child;
-		if (plowkey)
+		if (((BpPageGetOpaque(spage)->flags & BP_LOW_OMITTED) &&
+			 !bp_store_page_slot(desc, spage,
+								 bp_internal_key_floor(spage, desc->width),
+								 sibling_pivot(desc, spage, ppage, plowkey, fence),
+								 NULL, bp_internal_pivot(spage, desc->width, 1))) ||
+			(plowkey && bp_page_stores_low(spage) &&
+			 !set_fence(desc, spage, false, plowkey)))
 		{
-			if (!set_fence(desc, spage, false, plowkey))
-			{
-				/* no room for the low key's keys in the sibling */
-				bp_xlog_abort(xlog);
-				goto done;
-			}
-			memcpy(bp_internal_pivot(spage, desc->width, 0), bp_page_lowkey(spage), desc->width);
+			/* no room for the keys in the sibling */
+			bp_xlog_abort(xlog);
+			goto done;
 		}
-		else
+		if (plowkey == NULL)
 		{
 			memset(bp_internal_pivot(spage, desc->width, 0), 0, desc->width);
 			memset(bp_page_lowkey(spage), 0, desc->width);
-			BpPageGetOpaque(spage)->flags &= ~BP_HAS_LOW;
+			BpPageGetOpaque(spage)->flags &= ~(BP_HAS_LOW | BP_LOW_OMITTED);
 		}
+		else if (bp_page_stores_low(spage))
+			memcpy(bp_internal_pivot(spage, desc->width, 0), bp_page_lowkey(spage), desc->width);
 		remove_internal_entry(gpage, desc->width, 0);
 		if (BpPageGetOpaque(gpage)->flags & BP_HAS_LOW)
 			memcpy(bp_internal_pivot(gpage, desc->width, 0), bp_page_lowkey(gpage), desc->width);
 		else
 			memset(bp_internal_pivot(gpage, desc->width, 0), 0, desc->width);
-		bp_init_deleted_page(ppage, desc, ReadNextFullTransactionId());
+		bp_init_deleted_page(ppage, desc, plowkey, ReadNextFullTransactionId());
 		bp_xlog_finish(xlog);
 		merged = true;
 	}
@@ -677,7 +704,8 @@ typedef struct BpDeletionStart
 {
 	BlockNumber blkno;
 	BlockNumber child;
-	char	   *lowkey;			/* NULL for the leftmost page of its level */
+	const char *lowkey;			/* the leaf's, which every page of the chain
+								 * shares; NULL for the leftmost */
 	uint16		level;
 	int			pos;
 	BlockNumber sibling;
@@ -685,9 +713,8 @@ typedef struct BpDeletionStart
 
 /*
  * Climb from the leaf, whose low key is lowkey, through the pages that are
- * their parent's only child, in a tree whose root is at root_level (the
- * low keys met are copied in the current memory context).  False if a
- * parent was not found or the chain reaches the root.
+ * their parent's only child, in a tree whose root is at root_level.  False
+ * if a parent was not found or the chain reaches the root.
  */
 static bool
 find_deletion_start(Relation index, BlockNumber leaf, const char *lowkey,
@@ -698,7 +725,7 @@ find_deletion_start(Relation index, BlockNumber leaf, const char *lowkey,
 
 	start->blkno = leaf;
 	start->child = InvalidBlockNumber;
-	start->lowkey = (char *) lowkey;
+	start->lowkey = lowkey;
 	for (start->level = 0; start->level < root_level; start->level++)
 	{
 		Buffer		buf = find_parent_at(index, start->blkno, start->lowkey,
@@ -719,10 +746,12 @@ find_deletion_start(Relation index, BlockNumber leaf, const char *lowkey,
 			UnlockReleaseBuffer(buf);
 			return true;
 		}
-		/* an only child: the parent has to move first */
+		/*
+		 * An only child: the parent has to move first.  Its low key is its
+		 * only child's, the leaf's, even where it omits it.
+		 */
 		start->child = start->blkno;
 		start->blkno = BufferGetBlockNumber(buf);
-		start->lowkey = bp_copy_page_fence(desc, page, false);
 		UnlockReleaseBuffer(buf);
 	}
 	return false;				/* an only child of the root */

@@ -127,7 +127,7 @@ read_moving_right(Relation index, BlockNumber blkno, BpGoRightFn go_right,
 			*stale = "The cached root is no longer the leftmost page of its level.";
 		else if ((opaque->flags & BP_META) || opaque->level != expected_level)
 			*stale = "The page is not at the level its link leads to.";
-		else if ((opaque->flags & BP_HAS_LOW) &&
+		else if (bp_page_stores_low(page) &&
 				 !go_right(bp_page_fence(desc, page, false, fence), arg))
 			*stale = "The page's low key lies beyond the key its link leads to.";
 		if (*stale)
@@ -340,7 +340,9 @@ child_from_copy(const BpSlotDesc *desc, BpParentCopy *copy,
 	flags = BpPageGetOpaque(page)->flags;
 	if ((flags & BP_HAS_HIGH) && go_right(bp_page_fence(desc, page, true, fence), arg))
 		return InvalidBlockNumber;
-	if ((flags & BP_HAS_LOW) && !go_right(bp_page_fence(desc, page, false, fence), arg))
+	/* a copy that omits its low key cannot tell: descend from the root */
+	if ((flags & BP_LOW_OMITTED) ||
+		((flags & BP_HAS_LOW) && !go_right(bp_page_fence(desc, page, false, fence), arg)))
 		return InvalidBlockNumber;
 	return bp_internal_children(page, desc->width)[bp_choose_child(page, desc,
 																   go_right, arg)];

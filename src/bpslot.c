@@ -737,7 +737,7 @@ bp_form_slot(const BpSlotDesc *desc, char *slot, Datum *values, bool *isnull,
 		else
 			memcpy(dst, DatumGetPointer(values[i]), desc->att_len[i]);
 	}
-	Assert(desc->max_key_bytes > 0);
+	Assert(!desc->has_keys || desc->max_key_bytes > 0);
 	if (keys_size > desc->max_key_bytes)
 		keys_size = compress_long_keys(desc, slot, keys_size);
 	if (keys_size > desc->max_key_bytes)

@@ -62,7 +62,7 @@ typedef enum BpCompareKind
 /*
  * Ceiling of the sum of the variable-length keys of an entry, in bytes
  * with their headers as a key area stores them (an index's own limit,
- * BpSlotDesc.max_key_bytes, is lower: bp_max_key_bytes); and room for
+ * BpSlotDesc.max_key_bytes, is at most this: bp_max_key_bytes); and room for
  * such keys elsewhere (headers of 4 bytes, each key aligned for its type).
  */
 #define BP_MAX_KEY_SIZE		(BLCKSZ / 3)

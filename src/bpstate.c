@@ -62,6 +62,11 @@ bp_check_page(Relation index, Buffer buf, Page page)
 	kind = opaque->flags & BP_KIND_MASK;
 	if (kind != BP_META && kind != BP_LEAF && kind != BP_INTERNAL)
 		bp_report_corrupted(index, blkno, "The page kind is invalid.");
+	/* only a live internal page of long keys omits its low key */
+	if ((opaque->flags & BP_LOW_OMITTED) &&
+		(kind != BP_INTERNAL || (opaque->flags & BP_DELETED) ||
+		 !(opaque->flags & BP_HAS_LOW) || !bp_get_state(index)->desc.has_keys))
+		bp_report_corrupted(index, blkno, "The page omits a low key it must store.");
 	if ((kind == BP_META) != (blkno == BP_METAPAGE_BLKNO))
 		bp_report_corrupted(index, blkno, "The metapage is misplaced.");
 	if (opaque->flags & BP_DELETED)

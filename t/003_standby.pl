@@ -356,6 +356,39 @@ compare_scans($standby, 'keys near the limit', [
 check_index($primary, 'longest_t_k', 1, 'keys near the limit, primary');
 check_index($standby, 'longest_t_k', 1, 'keys near the limit, standby');
 
+# keys at btree's limit (2,692 bytes) that pivots keep whole (DESC): a page
+# holds two of them; internal pages omit their low key and leaves split
+# before their entries, and VACUUM deletes emptied leaves under parents
+# that omit theirs, all replayed on the standby
+$primary->safe_psql('postgres', q{
+	CREATE TABLE limit_t (id int4, k text);
+	ALTER TABLE limit_t ALTER COLUMN k SET STORAGE plain;
+	CREATE INDEX limit_t_k ON limit_t USING bpindex (k DESC);
+	INSERT INTO limit_t SELECT i, left(string_agg(md5(i || '-' || g), ''), 2692)
+	  FROM generate_series(1, 400) i, generate_series(1, 85) g
+	  GROUP BY i ORDER BY md5(i::text);
+	DELETE FROM limit_t WHERE id % 3 <> 0;
+	VACUUM limit_t;
+	INSERT INTO limit_t SELECT 1000 + i, left(string_agg(md5(i || '+' || g), ''), 2692)
+	  FROM generate_series(1, 200) i, generate_series(1, 85) g GROUP BY i;
+});
+$primary->wait_for_catchup($standby, 'replay');
+ok( $primary->safe_psql('postgres', q{
+	SELECT count(*) > 0 FROM generate_series(1, pg_relation_size('limit_t_k') / 8192 - 1) b,
+	  LATERAL bpindex_page_items('limit_t_k', b) i
+	WHERE i.region = 'low key (not stored)'}) eq 't',
+	'keys at the limit: internal pages omit their low key');
+ok($primary->safe_psql('postgres',
+		"SELECT deleted_pages > 0 FROM bpindex_stats('limit_t_k')") eq 't',
+	'keys at the limit: VACUUM deleted leaves');
+compare_scans($standby, 'keys at the limit', [
+	"SELECT id, md5(k) FROM limit_t ORDER BY k DESC",
+	"SELECT id, md5(k) FROM limit_t WHERE k < '8' ORDER BY k",
+	"SELECT id FROM limit_t WHERE k = (SELECT k FROM limit_t WHERE id = 1007)",
+	"SELECT count(*) FROM limit_t WHERE k >= 'c'" ], $primary);
+check_index($primary, 'limit_t_k', 1, 'keys at the limit, primary');
+check_index($standby, 'limit_t_k', 1, 'keys at the limit, standby');
+
 # parallel scans on the standby: the participants share the leaves that
 # replay split and emptied (plain and skip scans, with = ANY on the leading
 # column and after the skipped one), as the primary's sequential scan finds

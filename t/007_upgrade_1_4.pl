@@ -120,7 +120,7 @@ check_index($node, $_, 1, '1.4 indexes, this library') for @indexes;
 $node->safe_psql('postgres', 'ALTER EXTENSION bpindex UPDATE');
 is($node->safe_psql('postgres',
 		"SELECT extversion FROM pg_extension WHERE extname = 'bpindex'"),
-	'1.9', 'the extension is at 1.9');
+	'1.10', 'the extension is at 1.10');
 is( $node->safe_psql(
 		'postgres', q{
 	SELECT count(*) FROM pg_opclass bt
