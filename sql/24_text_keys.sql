@@ -235,6 +235,24 @@ REINDEX INDEX t_limit_bp;
 SELECT bpindex_check('t_limit_bp', true);
 SELECT levels < 12 AS built_two_children_a_page FROM bpindex_stats('t_limit_bp');
 DROP TABLE t_limit;
+-- such keys inserted at one edge of the index (rising keys of a DESC
+-- column): a split of a page of one child a side keeps the edge's half at
+-- one child, so that the next split there does not split every page above
+-- it (the tree grew a level every two rows)
+CREATE TABLE t_edge (k text);
+ALTER TABLE t_edge ALTER COLUMN k SET STORAGE plain;
+CREATE INDEX t_edge_bp ON t_edge USING bpindex (k DESC);
+INSERT INTO t_edge
+SELECT lpad(g::text, 6, '0') || (SELECT left(string_agg(md5(g || '.' || i), ''), 2686)
+                                 FROM generate_series(1, 84) i)
+FROM generate_series(1, 300) g;
+SELECT levels <= 12 AS logarithmic FROM bpindex_stats('t_edge_bp');
+SELECT bpindex_check('t_edge_bp', true);
+SELECT * FROM bp_queries('edge', ARRAY[
+    'select k from t_edge order by k desc',
+    'select k from t_edge where k < ''000150'' order by k'
+]);
+DROP TABLE t_edge;
 -- layout options that leave a leaf little room (log_size, block_size) do
 -- not lower the limit: leaves of long keys take the automatic layout, at
 -- CREATE INDEX and after ALTER INDEX SET

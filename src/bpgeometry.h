@@ -23,6 +23,12 @@
 /* The capacity bp_max_key_bytes leaves room for on an internal page. */
 #define BP_LONG_KEYS_INTERNAL_CAPACITY	3
 
+/*
+ * Levels of a tree at most: a split locks a page a level up to the root,
+ * and a backend holds at most MAX_SIMUL_LWLOCKS (200) LWLocks.
+ */
+#define BP_MAX_LEVELS		100
+
 /* The fewest bytes of keys an entry of an index with keys may take. */
 #define BP_MIN_KEY_BYTES	64
 

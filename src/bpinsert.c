@@ -712,31 +712,47 @@ fill_internal_halves(const BpSlotDesc *desc, Page lpage, Page rpage,
  * Where an internal page of n pivots with keys splits: at preferred if
  * both halves' keys fit their pages there with two children or more
  * each, else at the nearest point where they do, else where they do once
- * a half omits its low key (*omit_low set), else at the nearest point with
- * one child on a side (a page of long keys holds two of them), low keys
- * kept, else omitted.  Tried on scratch pages; -1 if no point fits.
+ * a half omits its low key (*omit_low set), else with one child on a side
+ * (a page of long keys holds two of them) at the point nearest the new
+ * child (position new_child), low keys kept or else omitted there: the
+ * half that keeps the child it split from has room for its next split, so
+ * that inserts at one edge of the index do not split every page above
+ * them and add a level each time.  Tried on scratch pages; -1 if no point
+ * fits.
  */
 static int
 fitting_internal_split(const BpSlotDesc *desc, uint16 level, int capacity,
 					   const BpInternalFences *fences,
 					   const BlockNumber *children, const char *pivots, int n,
-					   int preferred, bool *omit_low)
+					   int preferred, int new_child, bool *omit_low)
 {
 	PGAlignedBlock left;
 	PGAlignedBlock right;
 
-	/* two children a side, low keys kept or omitted; then one */
-	for (int pass = 0; pass < 4; pass++)
+	/* two children a side, low keys kept, then omitted */
+	for (int pass = 0; pass < 2; pass++)
 	{
-		int			least = pass < 2 ? 2 : 1;
-
-		*omit_low = pass % 2 == 1;
+		*omit_low = pass == 1;
 		for (int step = 0; step < 2 * n; step++)
 		{
 			int			at = preferred + (step % 2 ? (step + 1) / 2 : -(step / 2));
 
-			if (at >= least && at <= n - least &&
+			if (at >= 2 && at <= n - 2 &&
 				fill_internal_halves(desc, left.data, right.data, level,
+									 capacity, fences, children, pivots, n,
+									 at, *omit_low))
+				return at;
+		}
+	}
+	/* one: the point nearest the new child, its low keys kept or omitted */
+	for (int step = 0; step < 2 * n; step++)
+	{
+		int			at = new_child + (step % 2 ? (step + 1) / 2 : -(step / 2));
+
+		for (int omit = 0; omit <= 1 && at >= 1 && at < n; omit++)
+		{
+			*omit_low = omit == 1;
+			if (fill_internal_halves(desc, left.data, right.data, level,
 									 capacity, fences, children, pivots, n,
 									 at, *omit_low))
 				return at;
@@ -854,7 +870,7 @@ split_internal(Relation index, Buffer pbuf, Buffer childbuf,
 		nleft = fitting_internal_split(desc, opaque->level, capacity, &fences,
 									   children, pivots, n,
 									   keys_split_point(desc, pivots, n, nleft),
-									   &omit_low);
+									   pos, &omit_low);
 	if (nleft < 0)
 		elog(ERROR, "bpindex: the keys of an internal page's halves do not fit them");
 	separator = pivots + (Size) nleft * width;
@@ -939,6 +955,13 @@ insert_downlink(Relation index, Buffer childbuf, uint16 child_level,
 		bp_read_meta(index, &meta);
 		if (meta.root == BufferGetBlockNumber(childbuf))
 		{
+			/* a split holds a lock a level up to the root: stay below the cap */
+			if (child_level + 1 >= BP_MAX_LEVELS)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("index \"%s\" would exceed %d levels",
+								RelationGetRelationName(index), BP_MAX_LEVELS),
+						 errhint("REINDEX the index, which builds a tree of fewer levels.")));
 			new_root(index, childbuf, child_level, pivot, right);
 			return;
 		}
