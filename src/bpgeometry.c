@@ -452,7 +452,7 @@ largest_log_size(int block_size, int ncolumns, uint16 width)
 	return 0;
 }
 
-static bool bp_width_fits(int ncolumns, uint16 width, BpaLayout *layout);
+static bool width_fits(int ncolumns, uint16 width, BpaLayout *layout);
 static uint16 widest_fitting(int ncolumns);
 
 /*
@@ -466,7 +466,7 @@ bp_layout_for_options(const BpOptions *opts, int ncolumns, uint16 width,
 {
 	int			largest;
 
-	if (!bp_width_fits(ncolumns, width, layout))
+	if (!width_fits(ncolumns, width, layout))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("entries of index \"%s\" are too wide for bpindex (%u bytes)",
@@ -496,7 +496,7 @@ bp_layout_for_options(const BpOptions *opts, int ncolumns, uint16 width,
  * to an internal page, and a leaf of the automatic layout (into layout)?
  */
 static bool
-bp_width_fits(int ncolumns, uint16 width, BpaLayout *layout)
+width_fits(int ncolumns, uint16 width, BpaLayout *layout)
 {
 	return width <= BP_MAX_SLOT_WIDTH && bp_internal_capacity(width) >= 4 &&
 		bp_choose_plain_layout(&(BpOptions) {0, BP_DEFAULT_FILLFACTOR, 0, 0, true},
@@ -510,7 +510,7 @@ widest_fitting(int ncolumns)
 	BpaLayout	layout;
 	uint16		width = BP_MAX_SLOT_WIDTH;
 
-	while (width > 1 && !bp_width_fits(ncolumns, width, &layout))
+	while (width > 1 && !width_fits(ncolumns, width, &layout))
 		width--;
 	return width;
 }

@@ -15,9 +15,9 @@
 
 /*
  * The fences an internal page is filled with: low NULL on the leftmost
- * page of a level and on a page that omits its low key (low_omitted, set
- * only by bp_internal_fill_fitting and for a half of such a page), high
- * NULL on the rightmost.
+ * page of a level and on a page that omits its low key (low_omitted: where
+ * bp_internal_fill_fitting or a split's fill_omitting_low omits it, and for
+ * the left half of such a page), high NULL on the rightmost.
  */
 typedef struct BpInternalFences
 {
